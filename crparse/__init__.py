@@ -1,0 +1,47 @@
+"""crparse: the Magic: The Gathering Comprehensive Rules as data.
+
+    >>> import crparse
+    >>> doc = crparse.parse("corpus/004_cbde75ccc83e26bf.txt")
+    >>> doc.rule("601.14b").parent
+    '601.14'
+"""
+
+from crparse.diagnostics import Diagnostic
+from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
+from crparse.pipeline import parse
+from crparse.tree.model import (
+    Block,
+    ContentsEntry,
+    Document,
+    Example,
+    Fragment,
+    GlossaryEntry,
+    IndexEntry,
+    Region,
+    Residue,
+    Rule,
+    Source,
+)
+from crparse.writers.json import SCHEMA_VERSION
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Block",
+    "ContentsEntry",
+    "CrparseError",
+    "Diagnostic",
+    "Document",
+    "Example",
+    "Fragment",
+    "GlossaryEntry",
+    "IndexEntry",
+    "RefusedInput",
+    "Region",
+    "Residue",
+    "Rule",
+    "Source",
+    "UnsupportedFormat",
+    "parse",
+]

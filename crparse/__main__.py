@@ -1,0 +1,3 @@
+from crparse.cli.main import main
+
+raise SystemExit(main())

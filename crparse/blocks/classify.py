@@ -1,0 +1,137 @@
+"""The line classifier: regexes for every line shape the CR has used since 1999.
+
+Everything here looks at one line (or one line and its predecessor); decisions that need more
+context belong to the regions (where am I in the document) or to the grammar (what came before).
+"""
+
+from __future__ import annotations
+
+import re
+
+# "100.1.", "100.1a", "702.149. Training", "305.3.The", "606.5 If", "702.93a. Soulbond",
+# "601.2a - The" (hyphen-separated web scrapes). The rule part has three digits since 2009.
+RULE = re.compile(
+    r"""[ \t]*
+    (?P<number>(?P<section>\d{3})\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)
+    (?P<dot>\.)?
+    (?:(?P<sep>[ \t]+[-\u2013][ \t]+|[ \t]+)|(?=[A-Z\u201c"(])|$)
+    (?P<rest>.*)""",
+    re.X,
+)
+SPACED_RULE = re.compile(
+    r"""[ \t]*(?P<number>(?P<section>\d{3})\.[ ](?P<rule>\d{1,3})(?P<letter>[a-z])?)
+    (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
+    re.X,
+)
+SECTION = re.compile(r"[ \t]*(?P<number>\d{3})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*$")
+PART = re.compile(r"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>\S.*?)[ \t]*$")
+EXAMPLE = re.compile(r"[ \t]*(?P<label>(?:(?:Example|EXAMPLE)s?[ \t]*:[ \t]*)+)(?P<rest>.*)")
+# Underlines and banners of the 1999 text conversion, and table rules of web scrapes.
+DECORATION = re.compile(r"[ \t]*(?:[-=_*~#|+]{3,}|(?:\|[ \t]*)+)[ \t]*$")
+TITLE_LIKE = re.compile(r"[A-Z0-9\"\u201c][^.:;!?]*[^.:;!?,\s]|[A-Z]")
+DATE_PHRASE = re.compile(
+    r"(?:current|effective)\s+as\s+of\s+"
+    r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})",
+    re.I,
+)
+BANNER_DATE = re.compile(r"\b(?P<month>\d\d)/(?P<day>\d\d)/(?P<year>\d\d)\s*$")
+STAMP = re.compile(r"\s*\[CompRules (?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})\]\s*$")
+
+CONTENTS_HEADING = re.compile(r"[ \t]*(?:Table of )?Contents:?[ \t]*$", re.I)
+GLOSSARY_HEADING = re.compile(r"[ \t]*Glossary[ \t]*$", re.I)
+CREDITS_HEADING = re.compile(r"[ \t]*Credits[ \t]*$", re.I)
+INDEX_HEADING = re.compile(r"[ \t]*Index[ \t]*$", re.I)
+# A Contents line: a numbered heading or a named part, optionally with dot leaders and a page.
+TOC_ENTRY = re.compile(
+    r"""[ \t]*(?:(?P<number>\d{1,3})\.[ \t]+)?
+    (?P<title>(?(number)\S.*?|(?:Introduction|Glossary|Credits|Index|Contents|Questions\?)))
+    (?:[ \t]*\.{2,}[ \t]*(?P<page>\d+))?[ \t]*$""",
+    re.X,
+)
+INDEX_ENTRY = re.compile(r"(?P<indent>\t*| *)(?P<term>.*?)(?:,[ \t]*(?P<locators>\d.*))?[ \t]*$")
+
+LATIN_LETTER = re.compile(r"[A-Za-z]")
+
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split(), 1
+    )
+}
+
+# A paragraph's own indentation beyond this many columns, after a less indented line, opens a
+# new paragraph in hard-wrapped releases (glossary and rule continuation paragraphs).
+PARAGRAPH_INDENT = 5
+TERM_MAX = 70
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def is_blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def is_decoration(line: str) -> bool:
+    return DECORATION.match(line) is not None
+
+
+def is_title_like(text: str, limit: int = 60) -> bool:
+    """A heading's wording: short, no sentence punctuation at the end ("Training", "General")."""
+    return len(text) <= limit and TITLE_LIKE.fullmatch(text) is not None
+
+
+def is_term_like(line: str) -> bool:
+    """A glossary entry's heading line, as opposed to definition text."""
+    text = line.strip()
+    return (
+        bool(text)
+        and not line[:1].isspace()
+        and len(text) < TERM_MAX
+        and text[-1] not in ".:,;"
+        and EXAMPLE.match(line) is None
+        and not text[0].isdigit()
+    )
+
+
+def is_stray(text: str) -> bool:
+    """A line that cannot be CR text: "f" between two rules in 2021-11-15, table pipes, a
+    page counter, or a web page's interface in another script (no Latin letter at all)."""
+    stripped = text.strip()
+    return len(stripped) <= 2 or LATIN_LETTER.search(stripped) is None
+
+
+def opens_rule_anywhere(line: str) -> bool:
+    """A rule line that can open a paragraph even without a blank line before it: the
+    "601.2a - " form of web scrapes, which a wrapped cross-reference never takes."""
+    match = RULE.match(line)
+    return match is not None and bool(match["sep"]) and "-" in match["sep"] or (
+        match is not None and "\u2013" in (match["sep"] or "")
+    )
+
+
+def iso_date(year: int, month: int, day: int) -> str | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def date_in(text: str) -> str | None:
+    """The effective date a line states ("These rules are effective as of January 16, 2026.")."""
+    if "as of" not in text.lower():
+        return None
+    match = DATE_PHRASE.search(text)
+    if not match:
+        return None
+    return iso_date(int(match["year"]), MONTHS[match["month"].lower()], int(match["day"]))
+
+
+def banner_date(text: str) -> str | None:
+    """The 1999 crystalkeep banner's "04/23/99"."""
+    match = BANNER_DATE.search(text)
+    if not match:
+        return None
+    year = int(match["year"])
+    return iso_date(1900 + year if year >= 90 else 2000 + year, int(match["month"]), int(match["day"]))

@@ -1,0 +1,151 @@
+"""Landmarks: where the front matter, Contents, body, glossary, index and credits lie.
+
+The grammar cannot find these by itself: the Contents repeats every part and section heading and
+lists "Glossary" and "Credits" before the real ones, so telling them apart needs to look ahead to
+the first numbered rule. That lookahead is done once here, on the raw lines, and the regions are
+handed to the tokenizer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from crparse.blocks import classify as C
+
+# Hard-wrapped releases (1999-04-23, 2001-2002, 2003-10-01..2004-02-01) wrap at 78-142 columns;
+# one-paragraph-per-line releases have lines of 800+ characters.
+WRAP_MAX_WIDTH = 160
+WRAP_MIN_ADJACENCY = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Regions:
+    """Half-open [start, end) line-index ranges; a heading line opens its region."""
+
+    hard_wrapped: bool
+    first_rule: int
+    front: tuple[int, int]
+    contents: tuple[int, int] | None
+    body: tuple[int, int]
+    glossary: tuple[int, int] | None
+    index: tuple[int, int] | None
+    credits: tuple[int, int] | None
+
+
+def is_hard_wrapped(lines: Sequence[str]) -> bool:
+    nonblank = 0
+    adjacent = 0
+    previous_blank = True
+    for line in lines:
+        if len(line) > WRAP_MAX_WIDTH:
+            return False
+        blank = C.is_blank(line)
+        if not blank:
+            nonblank += 1
+            if not previous_blank:
+                adjacent += 1
+        previous_blank = blank
+    return nonblank > 0 and adjacent / nonblank >= WRAP_MIN_ADJACENCY
+
+
+def find_first_rule(lines: Sequence[str], hard_wrapped: bool) -> int | None:
+    """The first line that opens a numbered rule (in wrapped text, only after a blank line:
+    a wrapped cross-reference can put "103.4." at the start of a line)."""
+    previous_blank = True
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if stripped[:1].isdigit() and (previous_blank or not hard_wrapped or C.opens_rule_anywhere(line)):
+            if C.RULE.match(line):
+                return i
+        previous_blank = C.is_blank(line)
+    return None
+
+
+def find_regions(lines: Sequence[str], first_rule: int, hard_wrapped: bool) -> Regions:
+    n = len(lines)
+    body_start = _body_start(lines, first_rule)
+    glossary = _last_heading(lines, C.GLOSSARY_HEADING, first_rule, n)
+    index = _last_heading(lines, C.INDEX_HEADING, glossary if glossary is not None else first_rule, n)
+    credits = _last_heading(lines, C.CREDITS_HEADING, first_rule, n)
+    if credits is not None and index is not None and index > credits:
+        index = None
+    if credits is not None and glossary is not None and glossary > credits:
+        # "Credits" before the last "Glossary": not a credits heading of this document's layout.
+        credits = None
+
+    ends = [x for x in (glossary, index, credits) if x is not None] + [n]
+    body = (body_start, min(ends))
+
+    def span(start: int | None) -> tuple[int, int] | None:
+        if start is None:
+            return None
+        later = [x for x in (glossary, index, credits) if x is not None and x > start] + [n]
+        return (start, min(later))
+
+    return Regions(
+        hard_wrapped=hard_wrapped,
+        first_rule=first_rule,
+        front=(0, body_start),
+        contents=_contents(lines, body_start),
+        body=body,
+        glossary=span(glossary),
+        index=span(index),
+        credits=span(credits),
+    )
+
+
+def _body_start(lines: Sequence[str], first_rule: int) -> int:
+    """Walk back from the first rule over its own section and part headings ("1. Game
+    Concepts", "100. General"), which open the body; anything else belongs to the front."""
+    match = C.RULE.match(lines[first_rule])
+    section = match["section"] if match else ""
+    start = first_rule
+    i = first_rule - 1
+    while i >= 0:
+        line = lines[i]
+        if C.is_blank(line) or C.is_decoration(line):
+            i -= 1
+            continue
+        sec = C.SECTION.match(line)
+        if sec and sec["number"] == section:
+            start = i
+            i -= 1
+            continue
+        part = C.PART.match(line)
+        if part and section and part["number"] == section[0]:
+            start = i
+        break
+    # Decoration directly above the first heading (the 1999 "-----" frame) belongs with it.
+    while start > 0 and (C.is_decoration(lines[start - 1]) or C.is_blank(lines[start - 1])):
+        if C.is_blank(lines[start - 1]):
+            break
+        start -= 1
+    return start
+
+
+def _last_heading(lines: Sequence[str], pattern, after: int, n: int) -> int | None:
+    for i in range(n - 1, after, -1):
+        line = lines[i]
+        if len(line) < 40 and pattern.match(line):
+            return i
+    return None
+
+
+def _contents(lines: Sequence[str], body_start: int) -> tuple[int, int] | None:
+    """From the "Contents" heading through the last line shaped like a Contents entry."""
+    for i in range(body_start):
+        if len(lines[i]) < 40 and C.CONTENTS_HEADING.match(lines[i]):
+            end = i + 1
+            j = i + 1
+            while j < body_start:
+                line = lines[j]
+                if C.is_blank(line) or C.is_decoration(line):
+                    j += 1
+                    continue
+                if not C.TOC_ENTRY.match(line):
+                    break
+                j += 1
+                end = j
+            return (i, end)
+    return None

@@ -1,0 +1,280 @@
+"""Lines -> typed blocks: the token stream the document grammar reads.
+
+A block is a paragraph: one line in releases that print one paragraph per line, or a run of
+wrapped lines in hard-wrapped releases. Its type comes from the line classifier and the region
+it lies in. Lines that belong to no block (banners, underlines) go to residue here, with the
+reason, so every line is accounted for.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple, Sequence
+
+from crparse.blocks import classify as C
+from crparse.blocks.regions import Regions
+from crparse.diagnostics import Diagnostic
+
+# Region markers the grammar needs and the lines cannot give (see regions.py).
+BODY_START = "BODY_START"
+
+
+class Block(NamedTuple):
+    type: str
+    text: str
+    line: int  # 1-based, first source line
+    end_line: int  # 1-based, last source line
+    number: str = ""
+    title: str = ""
+    label: str = ""
+    changed: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Leftover(NamedTuple):
+    line: int
+    text: str
+    reason: str
+
+
+class Tokens(NamedTuple):
+    blocks: list[Block]
+    leftovers: list[Leftover]
+    diagnostics: list[Diagnostic]
+
+
+class _Group(NamedTuple):
+    start: int  # 0-based index of the first line
+    end: int  # 0-based index of the last line
+    lines: list[str]
+    after_blank: bool
+
+
+def tokenize(lines: Sequence[str], regions: Regions, numbers: Sequence[int] | None = None) -> Tokens:
+    """`numbers[i]` is the source line of lines[i] when a reader renumbered (default: i + 1)."""
+    t = _Tokenizer(lines, regions, numbers)
+    t.front()
+    t.body()
+    if regions.glossary:
+        t.glossary(*regions.glossary)
+    if regions.index:
+        t.index(*regions.index)
+    if regions.credits:
+        t.credits(*regions.credits)
+    return Tokens(t.blocks, t.leftovers, t.diagnostics)
+
+
+class _Tokenizer:
+    def __init__(self, lines: Sequence[str], regions: Regions, numbers: Sequence[int] | None):
+        self.lines = lines
+        self.regions = regions
+        self.wrapped = regions.hard_wrapped
+        self.numbers = numbers
+        self.blocks: list[Block] = []
+        self.leftovers: list[Leftover] = []
+        self.diagnostics: list[Diagnostic] = []
+
+    def lineno(self, i: int) -> int:
+        return self.numbers[i] if self.numbers is not None else i + 1
+
+    def emit(self, type_: str, group: _Group, text: str, **fields) -> None:
+        changed = None
+        if "[CompRules" in text:
+            stamp = C.STAMP.search(text)
+            if stamp:
+                text = text[: stamp.start()]
+                changed = C.iso_date(int(stamp["year"]), int(stamp["month"]), int(stamp["day"]))
+        if changed is not None:
+            fields["changed"] = changed
+        self.blocks.append(Block(type_, text, self.lineno(group.start), self.lineno(group.end), **fields))
+
+    def leftover(self, i: int, reason: str) -> None:
+        self.leftovers.append(Leftover(self.lineno(i), self.lines[i], reason))
+
+    # -- grouping lines into paragraphs --------------------------------------------------------
+
+    def groups(self, start: int, end: int, *, line_mode: bool, split_terms: bool = False) -> Iterator[_Group]:
+        """Paragraphs in lines[start:end]. In line mode every non-blank line is one; in
+        hard-wrapped text a paragraph runs to a blank line or to a line that must open one
+        (an "Example:" label, a deeper-indented continuation paragraph, a glossary term)."""
+        lines = self.lines
+        current: list[str] = []
+        first = 0
+        after_blank = True
+        current_after_blank = True
+        for i in range(start, end):
+            line = lines[i]
+            if not line or line.isspace():
+                if current:
+                    yield _Group(first, i - 1, current, current_after_blank)
+                    current = []
+                after_blank = True
+                continue
+            if C.is_decoration(line):
+                if current:
+                    yield _Group(first, i - 1, current, current_after_blank)
+                    current = []
+                self.leftover(i, "decoration")
+                continue
+            if current and (line_mode or self._opens_paragraph(line, current)):
+                yield _Group(first, i - 1, current, current_after_blank)
+                current = []
+            if not current:
+                first = i
+                current_after_blank = after_blank
+            current.append(line)
+            after_blank = False
+            if split_terms and len(current) == 1 and current_after_blank and C.is_term_like(line):
+                yield _Group(first, i, current, True)
+                current = []
+        if current:
+            yield _Group(first, end - 1, current, current_after_blank)
+
+    @staticmethod
+    def _opens_paragraph(line: str, current: list[str]) -> bool:
+        if C.EXAMPLE.match(line):
+            return True
+        if line.lstrip()[:1].isdigit() and C.opens_rule_anywhere(line):
+            return True
+        indent = C.indent_of(line)
+        return indent >= C.PARAGRAPH_INDENT and indent > C.indent_of(current[-1]) + 1
+
+    def joined(self, lines: list[str], first_rest: str | None = None, sep: str = " ") -> str:
+        parts = [first_rest if first_rest is not None else lines[0].strip()]
+        parts.extend(line.strip() for line in lines[1:])
+        if first_rest is not None and not first_rest:
+            parts = parts[1:]
+        return sep.join(parts)
+
+    # -- regions -------------------------------------------------------------------------------
+
+    def front(self) -> None:
+        start, end = self.regions.front
+        contents = self.regions.contents
+        spans = [(start, end, False)]
+        if contents:
+            spans = [(start, contents[0], False), (contents[0], contents[1], True), (contents[1], end, False)]
+        first = True
+        for lo, hi, is_contents in spans:
+            if is_contents:
+                self.contents(lo, hi)
+                first = False
+                continue
+            for group in self.groups(lo, hi, line_mode=not self.wrapped):
+                text = self.joined(group.lines, sep="\n")
+                if first:
+                    self.emit("TITLE", group, text)
+                    first = False
+                elif C.date_in(text):
+                    self.emit("DATE_LINE", group, text)
+                elif len(group.lines) == 1 and C.is_title_like(text, 40):
+                    self.emit("HEADING", group, text)
+                else:
+                    self.emit("PARA", group, text)
+
+    def contents(self, start: int, end: int) -> None:
+        heading = _Group(start, start, [self.lines[start]], True)
+        self.emit("CONTENTS_HEAD", heading, self.lines[start].strip())
+        for group in self.groups(start + 1, end, line_mode=True):
+            line = group.lines[0]
+            match = C.TOC_ENTRY.match(line)
+            if match is None:  # regions.py stops the Contents at the first non-entry
+                self.emit("PARA", group, line.strip())
+                continue
+            self.emit("TOC_ENTRY", group, line.strip(), number=match["number"] or "", title=match["title"].strip(),
+                      label=match["page"] or "")
+
+    def body(self) -> None:
+        start, end = self.regions.body
+        self.blocks.append(Block(BODY_START, "", self.lineno(start), self.lineno(start)))
+        for group in self.groups(start, end, line_mode=not self.wrapped):
+            self.body_block(group)
+
+    def body_block(self, group: _Group) -> None:
+        line = group.lines[0]
+        head = line.lstrip()[:1]
+        if head.isdigit():
+            match = C.RULE.match(line)
+            if match:
+                self.rule(group, match)
+                return
+            match = C.SPACED_RULE.match(line)
+            if match:  # "606. 8b Players win..." (2005-2007): a subrule with a stray space
+                self.diagnostics.append(
+                    Diagnostic(self.lineno(group.start), "info", "spaced-number",
+                               f"{match['section']}.{match['rule']}{match['letter'] or ''} printed as {match['number']!r}")
+                )
+                self.rule(group, match)
+                return
+            match = C.SECTION.match(line)
+            if match and len(group.lines) == 1:
+                rest = match["rest"] or ""
+                if C.is_title_like(rest):
+                    self.emit("SECTION", group, "", number=match["number"], title=rest)
+                else:
+                    self.emit("SECTION", group, rest, number=match["number"])
+                return
+            match = C.PART.match(line)
+            if match and len(group.lines) == 1 and C.is_title_like(match["rest"]):
+                self.emit("PART", group, "", number=match["number"], title=match["rest"])
+                return
+        elif head in "EeXx":
+            match = C.EXAMPLE.match(line)
+            if match:
+                self.example(group, match)
+                return
+        text = self.joined(group.lines)
+        self.emit("STRAY" if C.is_stray(text) else "PARA", group, text)
+
+    def rule(self, group: _Group, match) -> None:
+        number = f"{match['section']}.{match['rule']}{match['letter'] or ''}"
+        kind = "SUBRULE" if match["letter"] else "RULE"
+        rest = match["rest"].strip()
+        line = self.lineno(group.start)
+        if match["dot"] and not match["sep"] and rest:
+            self.diagnostics.append(Diagnostic(line, "info", "no-space-after-number", f"no space after {number}."))
+        elif kind == "RULE" and not match["dot"] and not (match["sep"] or "").strip():
+            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"rule {number} printed without its trailing dot"))
+        elif kind == "SUBRULE" and match["dot"]:
+            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"subrule {number} printed with a trailing dot"))
+        if len(group.lines) == 1 and rest and kind == "RULE" and C.is_title_like(rest):
+            self.emit(kind, group, "", number=number, title=rest)
+            return
+        self.emit(kind, group, self.joined(group.lines, rest), number=number)
+
+    def example(self, group: _Group, match) -> None:
+        label = match["label"].strip()
+        if label.count(":") > 1:
+            self.diagnostics.append(
+                Diagnostic(self.lineno(group.start), "info", "doubled-example-label", f"example label printed as {label!r}")
+            )
+        self.emit("EXAMPLE", group, self.joined(group.lines, match["rest"].strip()), label=label)
+
+    def glossary(self, start: int, end: int) -> None:
+        self.emit("GLOSSARY_HEAD", _Group(start, start, [], True), self.lines[start].strip())
+        for group in self.groups(start + 1, end, line_mode=not self.wrapped, split_terms=self.wrapped):
+            line = group.lines[0]
+            if group.after_blank and len(group.lines) == 1 and C.is_term_like(line):
+                self.emit("TERM", group, line.strip())
+                continue
+            match = C.EXAMPLE.match(line)
+            if match:
+                self.example(group, match)
+                continue
+            text = self.joined(group.lines)
+            self.emit("STRAY" if C.is_stray(text) else "PARA", group, text)
+
+    def index(self, start: int, end: int) -> None:
+        self.emit("INDEX_HEAD", _Group(start, start, [], True), self.lines[start].strip())
+        for group in self.groups(start + 1, end, line_mode=True):
+            line = group.lines[0]
+            match = C.INDEX_ENTRY.match(line)
+            depth = line.count("\t", 0, len(match["indent"])) or (1 if match["indent"] else 0)
+            self.emit("INDEX_ENTRY", group, match["term"].strip(), title=match["locators"] or "", label=str(depth))
+
+    def credits(self, start: int, end: int) -> None:
+        self.emit("CREDITS_HEAD", _Group(start, start, [], True), self.lines[start].strip())
+        for group in self.groups(start + 1, end, line_mode=not self.wrapped):
+            text = self.joined(group.lines, sep="\n")
+            self.emit("DATE_LINE" if C.date_in(text) else "PARA", group, text)

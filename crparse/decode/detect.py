@@ -1,0 +1,250 @@
+"""Encoding detection for the byte layouts the CR has actually been shipped in.
+
+Order matters and follows how certain each signal is: a byte-order mark, then NUL structure
+(UTF-16 without BOM, or UTF-16 that went through a lossy UTF-8 pass), then strict UTF-8, then
+UTF-8 mixed with a single-byte encoding line by line, then the best-scoring of the three
+single-byte code pages WotC's files used (cp1252, Mac Roman, DOS cp437).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+
+from crparse.diagnostics import Diagnostic
+from crparse.errors import RefusedInput
+
+# Lone bytes that some single-byte code page maps to a letter, but which in UTF-8 can only be
+# continuation bytes: finding many valid multi-byte sequences next to invalid bytes means mixing.
+_UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+_REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_MARK_HIGH = bytes(0 if b < 0x80 else 1 for b in range(256))
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+SINGLE_BYTE_CANDIDATES = ("cp1252", "mac_roman", "cp437")
+
+# Characters the CR really uses outside ASCII: typography, trademark signs, the accented letters
+# of card names. A code page that decodes the file's high bytes into these is the right one.
+_EXPECTED = frozenset(
+    "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u2122\u00ae\u00a9\u00b0\u00b1\u00d7\u221e\u2212"
+    "\u00a0\u00ab\u00bb\u00bd\u00bc\u00be\u00b7"
+    "àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿœÆŒÉÖÜÄÁÍÓÚ"
+)
+# Card names with non-ASCII letters that the CR quotes; decoding one of them exactly is strong
+# evidence (the corpus study checked every single-byte release against these by hand).
+_LEXICON = ("Dandân", "Æther", "Ghazbán", "Junún", "Ma’rûf", "El-Hajjâj", "Lim-Dûl", "Jötun", "Séance")
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedText:
+    text: str
+    encoding: str
+    bom: bool
+    line_endings: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def with_diagnostics(self, extra: tuple[Diagnostic, ...]) -> "DecodedText":
+        return replace(self, diagnostics=self.diagnostics + tuple(extra))
+
+
+def decode_bytes(data: bytes) -> DecodedText:
+    if not data.strip():
+        raise RefusedInput("empty input: no text to parse")
+    diagnostics: list[Diagnostic] = []
+    text, encoding, bom = _decode(data, diagnostics)
+    line_endings = describe_line_endings(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return DecodedText(text, encoding, bom, line_endings, tuple(diagnostics))
+
+
+def describe_line_endings(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [(name, n) for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
+    if not kinds:
+        return "none"
+    if len(kinds) == 1:
+        return kinds[0][0]
+    return "mixed (" + ", ".join(f"{name}:{n}" for name, n in kinds) + ")"
+
+
+def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _strict_or_mixed(data[3:], diagnostics, "utf-8", bom=True)
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise RefusedInput("UTF-32 text is not supported; convert it to UTF-8")
+    if data.startswith(b"\xff\xfe"):
+        return _utf16(data[2:], "utf-16-le", diagnostics), "utf-16-le", True
+    if data.startswith(b"\xfe\xff"):
+        return _utf16(data[2:], "utf-16-be", diagnostics), "utf-16-be", True
+
+    sample = data[:65536]
+    nuls = sample.count(0)
+    if nuls > len(sample) // 5:
+        if data.startswith(_REPLACEMENT_UTF8):
+            return _mangled_utf16(data, diagnostics), "utf-16-le", False
+        even = sample[0::2].count(0)
+        odd = sample[1::2].count(0)
+        if max(even, odd) > 0.8 * nuls and max(even, odd) > len(sample) // 4:
+            codec = "utf-16-be" if even > odd else "utf-16-le"
+            return _utf16(data, codec, diagnostics), codec, False
+    if nuls or len(_CONTROL_BYTES.findall(sample)) > max(8, len(sample) // 100):
+        offset = _first_control_offset(data)
+        raise RefusedInput(
+            "binary data, not text (control bytes such as NUL found)", line=data.count(b"\n", 0, offset) + 1
+        )
+    if data.isascii():
+        return data.decode("ascii"), "ascii", False
+    return _strict_or_mixed(data, diagnostics, None, bom=False)
+
+
+def _first_control_offset(data: bytes) -> int:
+    match = _CONTROL_BYTES.search(data)
+    return match.start() if match else 0
+
+
+def _utf16(data: bytes, codec: str, diagnostics: list[Diagnostic]) -> str:
+    if len(data) % 2:
+        diagnostics.append(
+            Diagnostic(None, "warning", "odd-length-utf16", f"{codec} data has an odd number of bytes; the last byte is dropped")
+        )
+        data = data[:-1]
+    text = data.decode(codec, errors="replace")
+    return text
+
+
+def _mangled_utf16(data: bytes, diagnostics: list[Diagnostic]) -> str:
+    """UTF-16LE bytes that were once decoded as UTF-8 with replacement and written back.
+
+    Every byte that was not valid UTF-8 became EF BF BD, which shifts the 2-byte alignment at
+    each replacement. Decoding each run between replacements on its own, at whichever alignment
+    gives ASCII-like code units, recovers all the text except the lost characters themselves.
+    """
+    pieces = data.split(_REPLACEMENT_UTF8)
+    out: list[str] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        odd_nuls = piece[1::2].count(0)
+        even_nuls = piece[0::2].count(0)
+        start = 0 if odd_nuls >= even_nuls else 1
+        body = piece[start:]
+        if len(body) % 2:
+            body = body[:-1]
+        out.append(body.decode("utf-16-le", errors="replace"))
+    lost = len(pieces) - 1
+    diagnostics.append(
+        Diagnostic(
+            1,
+            "warning",
+            "mangled-utf16",
+            f"UTF-16LE text that went through a lossy UTF-8 conversion: {lost} replacement sequences, "
+            "including the byte-order mark; the characters they stood for are lost (shown as U+FFFD)",
+        )
+    )
+    return "\ufffd".join(out)
+
+
+def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | None, *, bom: bool) -> tuple[str, str, bool]:
+    try:
+        text = data.decode("utf-8")
+        return text, "utf-8", bom
+    except UnicodeDecodeError as err:
+        first_bad = err.start
+    multibyte = sum(1 for pos in high_byte_runs(data) if _UTF8_MULTIBYTE.match(data, pos))
+    if known == "utf-8" or multibyte >= 3:
+        return _mixed(data, diagnostics, first_bad), "utf-8", bom
+    encoding = best_single_byte(data)
+    return data.decode(encoding, errors="replace"), encoding, bom
+
+
+def _mixed(data: bytes, diagnostics: list[Diagnostic], first_bad: int) -> str:
+    """Mostly UTF-8, with lines in a single-byte code page: decode line by line."""
+    lines = data.split(b"\n")
+    bad = [i for i, raw in enumerate(lines) if not _is_utf8(raw)]
+    fallback = best_single_byte(b"\n".join(lines[i] for i in bad))
+    out = []
+    bad_set = set(bad)
+    for i, raw in enumerate(lines):
+        out.append(raw.decode(fallback, errors="replace") if i in bad_set else raw.decode("utf-8"))
+    first_line = data.count(b"\n", 0, first_bad) + 1
+    diagnostics.append(
+        Diagnostic(
+            first_line,
+            "warning",
+            "mixed-encoding",
+            f"text is UTF-8 except {len(bad)} line(s) in another encoding (read as {fallback}), first at line {first_line}",
+        )
+    )
+    return "\n".join(out)
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def high_byte_runs(data: bytes, limit: int = 4000) -> list[int]:
+    """Start offsets of runs of bytes >= 0x80 (at most `limit`): a C-speed scan, since such
+    bytes are rare in the CR and a regex over the whole file is several times slower."""
+    marks = data.translate(_MARK_HIGH)
+    starts: list[int] = []
+    pos = marks.find(1)
+    while pos != -1 and len(starts) < limit:
+        starts.append(pos)
+        end = marks.find(0, pos)
+        if end == -1:
+            break
+        pos = marks.find(1, end)
+    return starts
+
+
+def best_single_byte(data: bytes) -> str:
+    """The candidate code page whose reading of the high bytes looks most like the CR.
+
+    Only short windows around the high bytes are scored, so the cost does not grow with the
+    (overwhelmingly ASCII) rest of the file.
+    """
+    cr_only = b"\r" in data and b"\n" not in data
+    windows = b"\n".join(data[max(0, pos - 12) : pos + 16] for pos in high_byte_runs(data))
+    scored = []
+    for rank, encoding in enumerate(SINGLE_BYTE_CANDIDATES):
+        try:
+            text = windows.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        score = _score(text)
+        if cr_only and encoding == "mac_roman":
+            score += 0.5  # classic Mac OS files end lines with CR alone
+        scored.append((score, -rank, encoding))
+    if not scored:
+        return "cp1252"
+    return max(scored)[2]
+
+
+def _score(text: str) -> float:
+    score = 0.0
+    for match in _NON_ASCII.finditer(text):
+        ch = match.group()
+        i = match.start()
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        if ch in _EXPECTED:
+            score += 1
+            if ch.isalpha() and ch.isupper() and before.islower():
+                score -= 2  # "DandÉn": an uppercase accent inside a lowercase word
+            elif ch == "\u2019" and not before.isalnum() and after.isalpha() and before not in ".,!?\"”":
+                score -= 2  # "’ther": a closing quote that opens a word
+        else:
+            score -= 2
+    for word in _LEXICON:
+        score += 5 * text.count(word)
+    return score

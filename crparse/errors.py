@@ -1,0 +1,33 @@
+"""Errors crparse raises on purpose. Anything else escaping the library is a bug."""
+
+from __future__ import annotations
+
+
+class CrparseError(Exception):
+    """Base class: carries the file and line it is about, so the CLI can print one clear line."""
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def located(self, path: str | None) -> "CrparseError":
+        """The same error, naming `path` if it did not name a file yet."""
+        if self.path is None:
+            self.path = path
+        return self
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+class RefusedInput(CrparseError):
+    """The input is not a Comprehensive Rules document (empty, binary, another text)."""
+
+
+class UnsupportedFormat(CrparseError):
+    """The input is a known format crparse does not read (yet)."""

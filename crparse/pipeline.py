@@ -1,0 +1,206 @@
+"""The parse pipeline: bytes -> decoded text -> format reader -> blocks -> rule tree.
+
+Each stage lives in its own package; this module only wires them together and adds what needs
+the whole picture (fragment or truncation, effective date, the line accounting).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Union
+
+from crparse.blocks import classify as C
+from crparse.blocks.regions import Regions, find_first_rule, find_regions, is_hard_wrapped
+from crparse.blocks.tokenize import tokenize
+from crparse.decode import decode
+from crparse.diagnostics import Diagnostic
+from crparse.errors import CrparseError, RefusedInput
+from crparse.readers import detect_format, read_lines
+from crparse.tree.build import build
+from crparse.tree.checks import check_numbering
+from crparse.tree.model import Document, Fragment, Region, Residue, Source
+
+SourceLike = Union[str, bytes, os.PathLike]
+
+# A text needs at least this many numbered rules before it is taken for (part of) a CR.
+MIN_RULES = 2
+
+
+def parse(source: SourceLike, *, path: str | None = None, format: str | None = None) -> Document:
+    """Parse a Comprehensive Rules document.
+
+    `source` is a path (str or PathLike naming an existing file), raw bytes, or already decoded
+    text (a str that is not the name of a file). `format` overrides detection ("text").
+    Raises RefusedInput (not a CR: empty, binary, another document) or UnsupportedFormat.
+    """
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_file(source)):
+        path = str(source)
+        try:
+            data: bytes | str = Path(source).read_bytes()
+        except OSError as err:
+            raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+    else:
+        data = source
+    try:
+        return _parse(data, path, format)
+    except CrparseError as err:
+        raise err.located(path)
+
+
+def _names_file(text: str) -> bool:
+    return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
+
+
+def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
+    if isinstance(data, str):
+        raw = data.encode("utf-8")
+        fmt = format or "text"
+        decoded = decode(raw)
+    else:
+        raw = data
+        fmt = format or detect_format(raw, path)
+        decoded = decode(raw)
+    lines = read_lines(decoded.text, fmt)
+    hard_wrapped = is_hard_wrapped(lines)
+    first_rule = find_first_rule(lines, hard_wrapped)
+    if first_rule is None or not _enough_rules(lines, first_rule, hard_wrapped):
+        raise RefusedInput("not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found")
+    regions = find_regions(lines, first_rule, hard_wrapped)
+    tokens = tokenize(lines, regions)
+    parts = build(tokens.blocks)
+
+    fragment = _fragment(parts.rules, regions)
+    diagnostics = list(decoded.diagnostics) + tokens.diagnostics + parts.diagnostics
+    diagnostics += check_numbering(parts.rules, fragment=fragment is not None)
+    diagnostics += _contents_mismatches(parts)
+    residue = [Residue(x.line, x.text, x.reason) for x in tokens.leftovers] + parts.residue
+    front_matter = parts.front_matter
+    if fragment is not None:
+        # A fragment has no front matter of its own: what precedes its first rule is the tail of
+        # something cut off (seed 003 starts mid-example) or the page it was copied from.
+        residue += [Residue(b.line, b.text, "text-before-first-rule", b.end_line) for b in front_matter]
+        front_matter = []
+    if fragment is None:
+        diagnostics += _truncation(lines, regions)
+
+    source = Source(
+        path=path,
+        format=fmt,
+        encoding=decoded.encoding,
+        bom=decoded.bom,
+        line_endings=decoded.line_endings,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        size=len(raw),
+        lines=len(lines),
+    )
+    title = next((b.text for b in front_matter if b.kind == "title"), None)
+    document = Document(
+        source=source,
+        title=title,
+        effective_date=_effective_date(parts, title),
+        fragment=fragment,
+        regions=_regions(lines, regions),
+        front_matter=tuple(front_matter),
+        contents=tuple(parts.contents),
+        rules=tuple(parts.rules),
+        glossary=tuple(parts.glossary),
+        index=tuple(parts.index),
+        credits=tuple(parts.credits),
+        residue=tuple(sorted(residue, key=lambda r: r.line)),
+        diagnostics=(),
+    )
+    diagnostics += _unaccounted(document, lines, residue)
+    diagnostics.sort(key=lambda d: (d.line or 0, d.code))
+    residue.sort(key=lambda r: r.line)
+    object.__setattr__(document, "residue", tuple(residue))
+    object.__setattr__(document, "diagnostics", tuple(diagnostics))
+    return document
+
+
+def _enough_rules(lines: list[str], first_rule: int, hard_wrapped: bool) -> bool:
+    count = 0
+    previous_blank = True
+    for line in lines[first_rule:]:
+        if line.lstrip()[:1].isdigit() and (previous_blank or not hard_wrapped or C.opens_rule_anywhere(line)) \
+                and C.RULE.match(line):
+            count += 1
+            if count >= MIN_RULES:
+                return True
+        previous_blank = C.is_blank(line)
+    return False
+
+
+def _fragment(rules, regions: Regions) -> Fragment | None:
+    if regions.contents is not None or regions.glossary is not None or regions.credits is not None:
+        return None
+    sections = tuple(dict.fromkeys(r.number.split(".")[0] for r in rules if r.kind != "part"))
+    numbered = [r.number for r in rules]
+    return Fragment(first=numbered[0], last=numbered[-1], sections=sections)
+
+
+def _truncation(lines: list[str], regions: Regions) -> list[Diagnostic]:
+    if regions.credits is not None:
+        return []
+    last = len(lines)
+    while last > 0 and C.is_blank(lines[last - 1]):
+        last -= 1
+    tail = lines[last - 1].strip() if last else ""
+    where = "in the glossary, before its credits" if regions.glossary else "in the rules, before its glossary and credits"
+    return [Diagnostic(last or None, "warning", "truncated", f"the document ends {where}: last line {tail[:60]!r}")]
+
+
+def _contents_mismatches(parts) -> list[Diagnostic]:
+    listed = {e.number: e for e in parts.contents if e.number}
+    found = []
+    for rule in parts.rules:
+        if rule.kind in ("part", "section") and rule.number in listed:
+            entry = listed[rule.number]
+            if entry.title.rstrip() != rule.title and rule.title:
+                found.append(
+                    Diagnostic(rule.line, "info", "contents-mismatch",
+                               f"{rule.number} is titled {rule.title!r} but the Contents (line {entry.line}) says {entry.title!r}")
+                )
+    return found
+
+
+def _effective_date(parts, title: str | None) -> str | None:
+    for block in list(parts.front_matter) + list(parts.credits):
+        if block.kind == "effective-date":
+            date = C.date_in(block.text)
+            if date:
+                return date
+    return C.banner_date(title) if title else None
+
+
+def _regions(lines: list[str], regions: Regions) -> tuple[Region, ...]:
+    out = []
+    named = [
+        ("front", regions.front, False),
+        ("contents", regions.contents, True),
+        ("body", regions.body, False),
+        ("glossary", regions.glossary, True),
+        ("index", regions.index, True),
+        ("credits", regions.credits, True),
+    ]
+    for name, span, has_heading in named:
+        if span is None or span[1] <= span[0]:
+            continue
+        heading = lines[span[0]].strip() if has_heading else None
+        out.append(Region(name, span[0] + 1, span[1], heading))
+    return tuple(out)
+
+
+def _unaccounted(document: Document, lines: list[str], residue: list[Residue]) -> list[Diagnostic]:
+    """The losslessness guarantee, checked on every parse: a non-blank line that no node and
+    no residue entry holds is added to residue and reported as an error (a parser bug)."""
+    covered = bytearray(len(lines) + 2)
+    for first, last, _ in document.accounted_lines():
+        covered[first : last + 1] = b"\x01" * (last - first + 1)
+    missing = [i + 1 for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]
+    for n in missing:
+        residue.append(Residue(n, lines[n - 1], "unaccounted"))
+    if not missing:
+        return []
+    return [Diagnostic(missing[0], "error", "unaccounted-lines", f"{len(missing)} line(s) not placed in the tree; kept as residue")]

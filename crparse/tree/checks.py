@@ -1,0 +1,104 @@
+"""Numbering checks: what the numbers of a built tree say is off.
+
+Reported, never repaired: duplicated numbers are kept both times, out-of-order and misplaced
+numbers stay where the source put them. Gaps are reported once per gap, naming what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from crparse.diagnostics import Diagnostic
+from crparse.tree.model import Rule
+from crparse.tree.numbers import SKIPPED_LETTERS, RuleNumber, next_letter, parse_number
+
+
+def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    seen: dict[str, int] = {}
+    # The unit currently open at each level, to see where a number lands.
+    open_units: dict[str, RuleNumber | None] = {"part": None, "section": None, "rule": None}
+    last_child: dict[str, RuleNumber] = {}
+    previous: RuleNumber | None = None
+    for rule in rules:
+        number = parse_number(rule.number)
+        if number is None:  # pragma: no cover - the tokenizer only emits well-formed numbers
+            continue
+        where = rule.line
+        duplicates = ()
+        if rule.number in seen:
+            duplicates = (rule.number,)
+            found.append(
+                Diagnostic(where, "warning", "duplicate-number", f"{rule.number} appears again (first at line {seen[rule.number]})")
+            )
+        else:
+            seen[rule.number] = where
+        if number.letter and number.letter in SKIPPED_LETTERS:
+            found.append(
+                Diagnostic(where, "warning", "skipped-letter-used", f"{rule.number} uses the letter {number.letter!r}, which subrules skip")
+            )
+        parent = rule.parent
+        level = {"section": "part", "rule": "section", "subrule": "rule"}.get(rule.kind)
+        misplaced = False
+        if level is not None:
+            current = open_units[level]
+            if current is not None and str(current) != parent:
+                misplaced = True
+                found.append(
+                    Diagnostic(where, "warning", "misplaced-number", f"{rule.number} appears under {current}, not under {parent}")
+                )
+            elif current is None and not fragment and level != "part":
+                found.append(Diagnostic(where, "warning", "missing-parent", f"{rule.number} has no {parent} before it"))
+            elif current is not None:
+                _check_gap(found, rule, number, last_child.get(parent or ""), where)
+        if parent is not None and (number.key > last_child[parent].key if parent in last_child else True):
+            last_child[parent] = number
+        if rule.kind == "part":
+            open_units.update(part=number, section=None, rule=None)
+        elif rule.kind == "section":
+            open_units.update(section=number, rule=None)
+        elif rule.kind == "rule":
+            open_units["rule"] = number
+        if not misplaced and rule.number not in duplicates and previous is not None and number.key < previous.key:
+            found.append(Diagnostic(where, "warning", "out-of-order", f"{rule.number} comes after {previous}"))
+        # A misplaced number (a typo like 432.2b inside 423) is reported once; what follows
+        # is compared with the last number that was in place, so one typo is one diagnostic.
+        if not misplaced and (previous is None or number.key > previous.key):
+            previous = number
+    return found
+
+
+def _check_gap(found: list[Diagnostic], rule: Rule, number: RuleNumber, before: RuleNumber | None, where: int) -> None:
+    if rule.kind == "subrule":
+        expected = next_letter(before.letter if before else None)
+        if expected is not None and number.letter is not None and number.letter > expected:
+            missing = _letters_between(expected, number.letter)
+            found.append(
+                Diagnostic(where, "warning", "number-gap", f"{rule.number} follows {before or rule.parent}: no {_span(rule.parent, missing)}")
+            )
+    elif rule.kind == "rule":
+        expected = (before.rule or 0) + 1 if before else 1
+        if number.rule is not None and number.rule > expected:
+            last = number.rule - 1
+            missing = f"{number.section}.{expected}" + (f"-{number.section}.{last}" if last > expected else "")
+            found.append(Diagnostic(where, "warning", "number-gap", f"{rule.number} follows {before or rule.parent}: no {missing}"))
+    elif rule.kind == "section" and before is not None:
+        if number.section > before.section + 1:
+            last = number.section - 1
+            missing = f"{before.section + 1}" + (f"-{last}" if last > before.section + 1 else "")
+            found.append(Diagnostic(where, "info", "number-gap", f"section {rule.number} follows {before}: no {missing}"))
+
+
+def _letters_between(first: str, stop: str) -> list[str]:
+    letters = []
+    letter: str | None = first
+    while letter is not None and letter < stop:
+        letters.append(letter)
+        letter = next_letter(letter)
+    return letters
+
+
+def _span(parent: str | None, letters: list[str]) -> str:
+    if len(letters) == 1:
+        return f"{parent}{letters[0]}"
+    return f"{parent}{letters[0]}-{letters[-1]}"

@@ -1,0 +1,91 @@
+"""The JSON contract (schema: crparse/writers/schema/document.schema.json).
+
+Keys are written in a fixed order and nothing depends on dict or set iteration, so the same
+input always gives byte-identical output. Bump SCHEMA_VERSION's minor part when adding fields,
+its major part when changing or removing any.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from crparse.tree.model import Document, Example
+
+SCHEMA_VERSION = "1.0"
+
+
+def _example(ex: Example) -> dict:
+    return {"text": ex.text, "line": ex.line, "end_line": ex.end_line, "label": ex.label, "changed": ex.changed}
+
+
+def document_to_dict(doc: Document) -> dict:
+    src = doc.source
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": {
+            "path": src.path,
+            "format": src.format,
+            "encoding": src.encoding,
+            "bom": src.bom,
+            "line_endings": src.line_endings,
+            "sha256": src.sha256,
+            "size": src.size,
+            "lines": src.lines,
+        },
+        "title": doc.title,
+        "effective_date": doc.effective_date,
+        "fragment": None
+        if doc.fragment is None
+        else {"first": doc.fragment.first, "last": doc.fragment.last, "sections": list(doc.fragment.sections)},
+        "counts": doc.counts(),
+        "regions": [
+            {"name": r.name, "line": r.line, "end_line": r.end_line, "heading": r.heading} for r in doc.regions
+        ],
+        "front_matter": [
+            {"kind": b.kind, "text": b.text, "line": b.line, "end_line": b.end_line} for b in doc.front_matter
+        ],
+        "contents": [{"number": c.number, "title": c.title, "line": c.line, "page": c.page} for c in doc.contents],
+        "rules": [
+            {
+                "number": r.number,
+                "kind": r.kind,
+                "parent": r.parent,
+                "title": r.title,
+                "text": r.text,
+                "examples": [_example(ex) for ex in r.examples],
+                "line": r.line,
+                "end_line": r.end_line,
+                "changed": r.changed,
+            }
+            for r in doc.rules
+        ],
+        "glossary": [
+            {
+                "term": g.term,
+                "text": g.text,
+                "senses": list(g.senses),
+                "examples": [_example(ex) for ex in g.examples],
+                "line": g.line,
+                "end_line": g.end_line,
+            }
+            for g in doc.glossary
+        ],
+        "index": [{"term": i.term, "locators": i.locators, "depth": i.depth, "line": i.line} for i in doc.index],
+        "credits": [{"kind": b.kind, "text": b.text, "line": b.line, "end_line": b.end_line} for b in doc.credits],
+        "residue": [
+            {"line": r.line, "end_line": r.end_line or r.line, "text": r.text, "reason": r.reason} for r in doc.residue
+        ],
+        "diagnostics": [d.to_dict() for d in doc.diagnostics],
+    }
+
+
+def dumps(doc: Document, *, indent: int | None = None) -> str:
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(document_to_dict(doc), ensure_ascii=False, indent=indent, separators=separators)
+
+
+def schema() -> dict:
+    """The published JSON Schema of the document object."""
+    text = resources.files("crparse.writers").joinpath("schema/document.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)

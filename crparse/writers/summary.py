@@ -1,0 +1,42 @@
+"""A readable summary of a parsed document, for people at a terminal."""
+
+from __future__ import annotations
+
+from crparse.tree.model import Document
+
+MAX_LISTED = 20
+
+
+def summary(doc: Document, *, verbose: bool = False) -> str:
+    src = doc.source
+    c = doc.counts()
+    encoding = src.encoding + (" with BOM" if src.bom else "")
+    out = [f"{src.path or '<input>'}: {src.format}, {encoding}, {src.line_endings} line endings, {src.lines} lines"]
+    out.append(f"  title: {doc.title or '-'}")
+    out.append(f"  effective date: {doc.effective_date or 'not stated'}")
+    if doc.fragment is not None:
+        f = doc.fragment
+        sections = f"{f.sections[0]}-{f.sections[-1]}" if len(f.sections) > 1 else (f.sections[0] if f.sections else "-")
+        out.append(f"  fragment: sections {sections} ({f.first} .. {f.last})")
+    out.append(
+        f"  {c['parts']} parts, {c['sections']} sections, {c['rules']} rules, {c['subrules']} subrules, "
+        f"{c['examples']} examples"
+    )
+    out.append(
+        f"  glossary: {c['glossary']} entries ({c['glossary_examples']} examples); index: {len(doc.index)} entries; "
+        f"contents: {len(doc.contents)} entries"
+    )
+    by_severity = {"error": 0, "warning": 0, "info": 0}
+    for d in doc.diagnostics:
+        by_severity[d.severity] += 1
+    out.append(
+        f"  residue: {len(doc.residue)} lines; diagnostics: {by_severity['error']} errors, "
+        f"{by_severity['warning']} warnings, {by_severity['info']} info"
+    )
+    shown = [d for d in doc.diagnostics if verbose or d.severity != "info"]
+    for d in shown[:MAX_LISTED] if not verbose else shown:
+        where = f"line {d.line}" if d.line is not None else "file"
+        out.append(f"    {where}: {d.severity}: {d.message} [{d.code}]")
+    if not verbose and len(shown) > MAX_LISTED:
+        out.append(f"    ... {len(shown) - MAX_LISTED} more (--verbose lists all)")
+    return "\n".join(out)
