@@ -19,6 +19,8 @@ from crparse.errors import RefusedInput
 # continuation bytes: finding many valid multi-byte sequences next to invalid bytes means mixing.
 _UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 _REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
+_ASCII_UTF16_RUN = re.compile(rb"(?:[^\x00]\x00)+")
+_NEWLINE_RUN = re.compile(r"\n+")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MARK_HIGH = bytes(0 if b < 0x80 else 1 for b in range(256))
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
@@ -119,35 +121,57 @@ def _utf16(data: bytes, codec: str, diagnostics: list[Diagnostic]) -> str:
 
 
 def _mangled_utf16(data: bytes, diagnostics: list[Diagnostic]) -> str:
-    """UTF-16LE bytes that were once decoded as UTF-8 with replacement and written back.
+    """UTF-16LE bytes that were once read as UTF-8 (with replacement), had trailing white space
+    stripped per "line", and were written back (the pit copy of 2016-08-26).
 
-    Every byte that was not valid UTF-8 became EF BF BD, which shifts the 2-byte alignment at
-    each replacement. Decoding each run between replacements on its own, at whichever alignment
-    gives ASCII-like code units, recovers all the text except the lost characters themselves.
+    Each invalid byte became EF BF BD, and each stripped byte shifted the 2-byte alignment. The
+    text is mostly ASCII, so it is read as runs of (byte, NUL) pairs, which realign by
+    themselves; what lies between runs is decoded on its own, and a byte left over from a
+    broken pair is reported as lost.
     """
-    pieces = data.split(_REPLACEMENT_UTF8)
+    data = data.replace(_REPLACEMENT_UTF8, b"\x1a")  # one lost byte each: alignment restored
     out: list[str] = []
-    for piece in pieces:
-        if not piece:
-            continue
-        odd_nuls = piece[1::2].count(0)
-        even_nuls = piece[0::2].count(0)
-        start = 0 if odd_nuls >= even_nuls else 1
-        body = piece[start:]
-        if len(body) % 2:
-            body = body[:-1]
-        out.append(body.decode("utf-16-le", errors="replace"))
-    lost = len(pieces) - 1
+    lost = repaired = 0
+    pos = 0
+    for run in _ASCII_UTF16_RUN.finditer(data):
+        if run.start() > pos:
+            gap = data[pos : run.start()]
+            if len(gap) == 1 and data.startswith(b"\n\x00", run.start()):
+                # The stripped "trailing space" was the 0x20 high byte of a U+20xx character
+                # ending the line (’ ” – —): put it back.
+                out.append(chr(0x2000 | gap[0]))
+                repaired += 1
+                pos = run.start()
+                out.append(run.group().decode("utf-16-le"))
+                pos = run.end()
+                continue
+            if len(gap) % 2:
+                lost += 1
+                gap = gap[1:]
+                out.append("\ufffd")
+            out.append(gap.decode("utf-16-le", errors="replace"))
+        out.append(run.group().decode("utf-16-le"))
+        pos = run.end()
+    if pos < len(data):
+        out.append(data[pos:].decode("utf-16-le", errors="replace"))
+    text = "".join(out).replace("\x1a", "\ufffd")
+    if text.startswith("\ufffd\ufffd"):
+        text = text[2:]  # the byte-order mark
+    newline_runs = _NEWLINE_RUN.findall(text)
+    if newline_runs and all(len(run) % 2 == 0 for run in newline_runs):
+        # The same pass turned each CR into LF, so every CRLF is now two line ends.
+        text = _NEWLINE_RUN.sub(lambda m: m.group()[: len(m.group()) // 2], text)
+    replaced = data.count(b"\x1a")
     diagnostics.append(
         Diagnostic(
             1,
             "warning",
             "mangled-utf16",
-            f"UTF-16LE text that went through a lossy UTF-8 conversion: {lost} replacement sequences, "
-            "including the byte-order mark; the characters they stood for are lost (shown as U+FFFD)",
+            f"UTF-16LE text that went through a lossy UTF-8 conversion: {replaced} characters lost to replacement, "
+            f"{repaired} line-final punctuation marks restored, {lost} other bytes lost; lost characters are U+FFFD",
         )
     )
-    return "\ufffd".join(out)
+    return text
 
 
 def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | None, *, bom: bool) -> tuple[str, str, bool]:

@@ -49,8 +49,9 @@ def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic
                 )
             elif current is None and not fragment and level != "part":
                 found.append(Diagnostic(where, "warning", "missing-parent", f"{rule.number} has no {parent} before it"))
-            elif current is not None:
-                _check_gap(found, rule, number, last_child.get(parent or ""), where)
+            before = last_child.get(parent or "")
+            if not misplaced and (current is not None or before is not None):
+                _check_gap(found, rule, number, before, where)
         if parent is not None and (number.key > last_child[parent].key if parent in last_child else True):
             last_child[parent] = number
         if rule.kind == "part":

@@ -1,0 +1,101 @@
+"""Stage 1: every byte layout the CR shipped in decodes to the same NFC, LF text."""
+
+from __future__ import annotations
+
+import pytest
+
+from crparse.decode import decode
+from crparse.errors import RefusedInput
+
+TEXT = "100.1. The card Dandân and the Æther are “quoted” – with an en dash.\n100.1a Second line.\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding", "bom"),
+    [
+        (TEXT.encode("utf-8"), "utf-8", False),
+        (b"\xef\xbb\xbf" + TEXT.encode("utf-8"), "utf-8", True),
+        (b"\xff\xfe" + TEXT.encode("utf-16-le"), "utf-16-le", True),
+        (b"\xfe\xff" + TEXT.encode("utf-16-be"), "utf-16-be", True),
+        (TEXT.encode("utf-16-le"), "utf-16-le", False),
+        (TEXT.encode("cp1252"), "cp1252", False),
+    ],
+)
+def test_unicode_and_windows_layouts(data, encoding, bom):
+    decoded = decode(data)
+    assert decoded.text == TEXT
+    assert (decoded.encoding, decoded.bom) == (encoding, bom)
+
+
+def test_dos_cp437_card_names():
+    # The 2006-2013 DOS files: ASCII except card names, "Dand\x83n" and "\x92ther".
+    data = b"100.1. Dand\x83n is a card. \x92ther Flash is another. Don't worry.\n" * 3
+    decoded = decode(data)
+    assert decoded.encoding == "cp437"
+    assert "Dandân" in decoded.text and "Æther" in decoded.text
+
+
+def test_mac_roman_with_cr_line_endings():
+    data = "100.1. Magic\u2122 \u2013 El-Hajj\u00e2j says \u201chi.\u201d\r100.2. Next\r".encode("mac_roman")
+    decoded = decode(data)
+    assert decoded.encoding == "mac_roman"
+    assert decoded.text == "100.1. Magic™ – El-Hajjâj says “hi.”\n100.2. Next\n"
+    assert decoded.line_endings == "CR"
+
+
+def test_ascii():
+    decoded = decode(b"100.1. Plain.\r\n")
+    assert (decoded.encoding, decoded.text, decoded.line_endings) == ("ascii", "100.1. Plain.\n", "CRLF")
+
+
+def test_mixed_line_endings_keep_blank_lines():
+    # CR-only files with CRLF at chapter breaks: "\r\r\n" is a line end and a blank line.
+    decoded = decode(b"a\rb\r\r\nc\r\n")
+    assert decoded.text == "a\nb\n\nc\n"
+    assert decoded.line_endings.startswith("mixed")
+
+
+def test_nfc():
+    decoded = decode("Dandа\u0302n".replace("а", "a").encode("utf-8"))
+    assert decoded.text == "Dandân"
+
+
+def test_mixed_encodings_are_diagnosed_with_the_line():
+    data = "100.1. “UTF-8” line\n".encode("utf-8") * 3 + "100.2. A cp1252 line – here\n".encode("cp1252")
+    decoded = decode(data)
+    assert "100.2. A cp1252 line – here" in decoded.text
+    assert "“UTF-8”" in decoded.text
+    (diag,) = [d for d in decoded.diagnostics if d.code == "mixed-encoding"]
+    assert diag.line == 4
+
+
+def test_replacement_characters_are_reported():
+    decoded = decode("100.1. Magic\ufffd game\n\n100.2. more\ufffd\n".encode("utf-8"))
+    (diag,) = decoded.diagnostics
+    assert diag.code == "replacement-characters" and diag.line == 1 and "2 U+FFFD" in diag.message
+
+
+def test_question_mark_damage_is_reported():
+    line = "100.1. The owner?s card doesn?t leave. Its controller?s choice.\n"
+    decoded = decode((line * 20).encode("ascii"))
+    assert [d.code for d in decoded.diagnostics] == ["lossy-question-marks"]
+
+
+def test_urls_and_real_questions_are_not_damage():
+    line = "See www.wizards.com/default.asp?x=magic/rules. Questions? Ask.\n"
+    assert decode((line * 50).encode("ascii")).diagnostics == ()
+
+
+def test_utf16_through_lossy_utf8_pass_is_recovered():
+    original = "Magic: The Gathering® Comprehensive Rules\n100.1. These Magic® rules.\n"
+    mangled = (b"\xff\xfe" + original.encode("utf-16-le")).decode("utf-8", errors="replace").encode("utf-8")
+    decoded = decode(mangled)
+    assert decoded.encoding == "utf-16-le"
+    assert "Comprehensive Rules" in decoded.text and "100.1. These Magic" in decoded.text
+    assert [d.code for d in decoded.diagnostics] == ["mangled-utf16"]
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n\n", b"\x00\x01\x02\x03" * 100, bytes(range(256)) * 40])
+def test_empty_and_binary_are_refused(data):
+    with pytest.raises(RefusedInput):
+        decode(data)
