@@ -62,7 +62,7 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
         raw = data
         fmt = format or detect_format(raw, path)
         decoded = decode(raw)
-    lines = read_lines(decoded.text, fmt)
+    lines = read_lines(decoded, fmt)
     hard_wrapped = is_hard_wrapped(lines)
     first_rule = find_first_rule(lines, hard_wrapped)
     if first_rule is None or not _enough_rules(lines, first_rule, hard_wrapped):

@@ -57,7 +57,7 @@ def test_mixed_line_endings_keep_blank_lines():
 
 def test_nfc():
     decoded = decode("Dandа\u0302n".replace("а", "a").encode("utf-8"))
-    assert decoded.text == "Dandân"
+    assert decoded.lines == ["Dandân"]
 
 
 def test_mixed_encodings_are_diagnosed_with_the_line():

@@ -27,6 +27,7 @@ SECTION = re.compile(r"[ \t]*(?P<number>\d{3})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*
 PART = re.compile(r"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>\S.*?)[ \t]*$")
 EXAMPLE = re.compile(r"[ \t]*(?P<label>(?:(?:Example|EXAMPLE)s?[ \t]*:[ \t]*)+)(?P<rest>.*)")
 # Underlines and banners of the 1999 text conversion, and table rules of web scrapes.
+DECORATION_STARTS = frozenset("-=_*~#|+")
 DECORATION = re.compile(r"[ \t]*(?:[-=_*~#|+]{3,}|(?:\|[ \t]*)+)[ \t]*$")
 TITLE_LIKE = re.compile(r"[A-Z0-9\"\u201c][^.:;!?]*[^.:;!?,\s]|[A-Z]")
 DATE_PHRASE = re.compile(

@@ -78,16 +78,18 @@ class _Tokenizer:
     def lineno(self, i: int) -> int:
         return self.numbers[i] if self.numbers is not None else i + 1
 
-    def emit(self, type_: str, group: _Group, text: str, **fields) -> None:
+    def emit(self, type_: str, group: _Group, text: str, number: str = "", title: str = "", label: str = "") -> None:
         changed = None
         if "[CompRules" in text:
             stamp = C.STAMP.search(text)
             if stamp:
                 text = text[: stamp.start()]
                 changed = C.iso_date(int(stamp["year"]), int(stamp["month"]), int(stamp["day"]))
-        if changed is not None:
-            fields["changed"] = changed
-        self.blocks.append(Block(type_, text, self.lineno(group.start), self.lineno(group.end), **fields))
+        if self.numbers is None:
+            first, last = group.start + 1, group.end + 1
+        else:
+            first, last = self.numbers[group.start], self.numbers[group.end]
+        self.blocks.append(Block(type_, text, first, last, number, title, label, changed))
 
     def leftover(self, i: int, reason: str) -> None:
         self.leftovers.append(Leftover(self.lineno(i), self.lines[i], reason))
@@ -99,6 +101,20 @@ class _Tokenizer:
         hard-wrapped text a paragraph runs to a blank line or to a line that must open one
         (an "Example:" label, a deeper-indented continuation paragraph, a glossary term)."""
         lines = self.lines
+        decoration_starts = C.DECORATION_STARTS
+        if line_mode:
+            after_blank = True
+            for i in range(start, end):
+                line = lines[i]
+                if not line or line.isspace():
+                    after_blank = True
+                    continue
+                if line.lstrip()[0] in decoration_starts and C.is_decoration(line):
+                    self.leftover(i, "decoration")
+                    continue
+                yield _Group(i, i, [line], after_blank)
+                after_blank = False
+            return
         current: list[str] = []
         first = 0
         after_blank = True
@@ -111,13 +127,13 @@ class _Tokenizer:
                     current = []
                 after_blank = True
                 continue
-            if C.is_decoration(line):
+            if line.lstrip()[0] in decoration_starts and C.is_decoration(line):
                 if current:
                     yield _Group(first, i - 1, current, current_after_blank)
                     current = []
                 self.leftover(i, "decoration")
                 continue
-            if current and (line_mode or self._opens_paragraph(line, current)):
+            if current and self._opens_paragraph(line, current):
                 yield _Group(first, i - 1, current, current_after_blank)
                 current = []
             if not current:
@@ -231,17 +247,27 @@ class _Tokenizer:
         number = f"{match['section']}.{match['rule']}{match['letter'] or ''}"
         kind = "SUBRULE" if match["letter"] else "RULE"
         rest = match["rest"].strip()
-        line = self.lineno(group.start)
-        if match["dot"] and not match["sep"] and rest:
-            self.diagnostics.append(Diagnostic(line, "info", "no-space-after-number", f"no space after {number}."))
-        elif kind == "RULE" and not match["dot"] and not (match["sep"] or "").strip():
-            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"rule {number} printed without its trailing dot"))
-        elif kind == "SUBRULE" and match["dot"]:
-            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"subrule {number} printed with a trailing dot"))
-        if len(group.lines) == 1 and rest and kind == "RULE" and C.is_title_like(rest):
-            self.emit(kind, group, "", number=number, title=rest)
+        dot, sep = match["dot"], match["sep"]
+        if (dot and sep) if kind == "RULE" else not dot:
+            pass  # the usual "100.1. Text" and "100.1a Text"
+        else:
+            self.number_format(group, kind, number, dot, sep, rest)
+        if len(group.lines) == 1:
+            if rest and kind == "RULE" and C.is_title_like(rest):
+                self.emit(kind, group, "", number=number, title=rest)
+            else:
+                self.emit(kind, group, rest, number=number)
             return
         self.emit(kind, group, self.joined(group.lines, rest), number=number)
+
+    def number_format(self, group: _Group, kind: str, number: str, dot, sep, rest: str) -> None:
+        line = self.lineno(group.start)
+        if dot and not sep and rest:
+            self.diagnostics.append(Diagnostic(line, "info", "no-space-after-number", f"no space after {number}."))
+        elif kind == "RULE" and not dot and not (sep or "").strip():
+            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"rule {number} printed without its trailing dot"))
+        elif kind == "SUBRULE" and dot:
+            self.diagnostics.append(Diagnostic(line, "info", "number-format", f"subrule {number} printed with a trailing dot"))
 
     def example(self, group: _Group, match) -> None:
         label = match["label"].strip()

@@ -21,6 +21,7 @@ _UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}
 _REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
 _ASCII_UTF16_RUN = re.compile(rb"(?:[^\x00]\x00)+")
 _NEWLINE_RUN = re.compile(r"\n+")
+_NON_SPACE = re.compile(rb"[^\s]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MARK_HIGH = bytes(0 if b < 0x80 else 1 for b in range(256))
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
@@ -41,32 +42,56 @@ _LEXICON = ("Dandân", "Æther", "Ghazbán", "Junún", "Ma’rûf", "El-Hajjâj"
 
 @dataclass(frozen=True, slots=True)
 class DecodedText:
-    text: str
+    """The document's lines (line ends removed; CRLF, CR and LF all end a line), NFC."""
+
+    lines: list[str]
     encoding: str
     bom: bool
     line_endings: str
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The text with LF line ends."""
+        return "\n".join(self.lines) + "\n" if self.lines else ""
 
     def with_diagnostics(self, extra: tuple[Diagnostic, ...]) -> "DecodedText":
         return replace(self, diagnostics=self.diagnostics + tuple(extra))
 
 
 def decode_bytes(data: bytes) -> DecodedText:
-    if not data.strip():
+    if _NON_SPACE.search(data) is None:
         raise RefusedInput("empty input: no text to parse")
     diagnostics: list[Diagnostic] = []
     text, encoding, bom = _decode(data, diagnostics)
-    line_endings = describe_line_endings(text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not unicodedata.is_normalized("NFC", text):
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    return DecodedText(text, encoding, bom, line_endings, tuple(diagnostics))
+    crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
+    lines = split_lines(text, crlf, cr, lf)
+    return DecodedText(lines, encoding, bom, _describe(crlf, cr - crlf, lf - crlf), tuple(diagnostics))
+
+
+def split_lines(text: str, crlf: int, cr: int, lf: int) -> list[str]:
+    """Lines ended by CRLF, CR or LF (in any mixture), and nothing else.
+
+    str.splitlines is the fast path, but it also breaks at form feeds, U+2028 and other
+    separators the CR never uses as line ends; when the count says it did, split exactly.
+    """
+    lines = text.splitlines()
+    expected = cr + lf - crlf + (0 if text.endswith(("\n", "\r")) or not text else 1)
+    if len(lines) != expected:
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+    return lines
 
 
 def describe_line_endings(text: str) -> str:
     crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
+    return _describe(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
+
+
+def _describe(crlf: int, cr: int, lf: int) -> str:
     kinds = [(name, n) for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
     if not kinds:
         return "none"

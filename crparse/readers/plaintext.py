@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from crparse.decode import DecodedText
 
-def read_lines(text: str, fmt: str = "text") -> list[str]:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last line; it does not open another
-    return lines
+
+def read_lines(decoded: DecodedText, fmt: str = "text") -> list[str]:
+    """Plain text is already lines; line i of the list is source line i + 1."""
+    return decoded.lines

@@ -6,6 +6,7 @@ the CR itself since 2010, observed in every release), so "704.5k" is followed by
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -48,6 +49,7 @@ class RuleNumber(NamedTuple):
         return None
 
 
+@functools.lru_cache(maxsize=16384)
 def parse_number(text: str) -> RuleNumber | None:
     match = _NUMBER.fullmatch(text.strip().rstrip("."))
     if not match:

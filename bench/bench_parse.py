@@ -1,0 +1,148 @@
+"""Parse benchmarks (not a test): run `python bench/bench_parse.py [--corpus DIR] [--json OUT]`.
+
+Measures, in one process:
+  1. the 2026-01-16 release parsed in-process, as a ratio to a bare scan of the same file in the
+     same run (read, decode, split lines, one regex per line): the target is <= 5;
+  2. each pipeline stage on that release;
+  3. all releases in txt/ parsed one after another: the target is < 15 s on 2 cores;
+  4. peak memory: tracemalloc's peak for one parse, and the process's max RSS at the end;
+  5. absurd inputs (a 5 MB single line), which must finish in a few seconds.
+Timings are medians of repeated runs after a warm-up, with time.perf_counter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import re
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import crparse  # noqa: E402
+from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped  # noqa: E402
+from crparse.blocks.tokenize import tokenize  # noqa: E402
+from crparse.decode import decode  # noqa: E402
+from crparse.readers import read_lines  # noqa: E402
+from crparse.tree.build import build  # noqa: E402
+from crparse.tree.checks import check_numbering  # noqa: E402
+
+RULE_LINE = re.compile(r"\s*\d{3}\.\d+[a-z]?\.?\s")
+
+
+def median_ms(fn, repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def bare_scan(path: Path) -> int:
+    text = path.read_bytes().decode("utf-8-sig")
+    count = 0
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if RULE_LINE.match(line):
+            count += 1
+    return count
+
+
+def stages(path: Path, repeat: int) -> dict[str, float]:
+    raw = path.read_bytes()
+    decoded = decode(raw)
+    lines = read_lines(decoded)
+    wrapped = is_hard_wrapped(lines)
+    first = find_first_rule(lines, wrapped)
+    regions = find_regions(lines, first, wrapped)
+    tokens = tokenize(lines, regions)
+    parts = build(tokens.blocks)
+    return {
+        "decode": median_ms(lambda: decode(raw), repeat),
+        "lines+regions": median_ms(
+            lambda: find_regions(read_lines(decoded), first, is_hard_wrapped(lines)), repeat
+        ),
+        "tokenize": median_ms(lambda: tokenize(lines, regions), repeat),
+        "grammar+tree": median_ms(lambda: build(tokens.blocks), repeat),
+        "checks": median_ms(lambda: check_numbering(parts.rules, fragment=False), repeat),
+        "json": median_ms(lambda: crparse.parse(raw).to_json(), max(3, repeat // 4)),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", type=Path, default=Path(os.environ.get("CRPARSE_CORPUS", ROOT.parent / "shared" / "corpus")))
+    ap.add_argument("--release", default="2026-01-16")
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args()
+
+    txt = args.corpus / "txt"
+    if not txt.is_dir():
+        print(f"corpus not found at {args.corpus}: set --corpus or CRPARSE_CORPUS", file=sys.stderr)
+        return 2
+    release = txt / f"{args.release}.txt"
+    figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "release": args.release}
+
+    bare = median_ms(lambda: bare_scan(release), args.repeat)
+    full = median_ms(lambda: crparse.parse(release), args.repeat)
+    figures.update(bare_scan_ms=round(bare, 2), parse_ms=round(full, 2), ratio=round(full / bare, 2))
+    figures["stages_ms"] = {k: round(v, 2) for k, v in stages(release, args.repeat).items()}
+
+    tracemalloc.start()
+    crparse.parse(release)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    figures["parse_peak_mib"] = round(peak / 2**20, 1)
+    figures["input_mib"] = round(release.stat().st_size / 2**20, 2)
+
+    files = sorted(txt.glob("*.txt"))
+    start = time.perf_counter()
+    rules = 0
+    for path in files:
+        rules += len(crparse.parse(path).rules)
+    figures["corpus_files"] = len(files)
+    figures["corpus_s"] = round(time.perf_counter() - start, 2)
+    figures["corpus_numbered_units"] = rules
+
+    absurd = {
+        "5 MB single line (refused)": b"x" * 5_000_000,
+        "5 MB single rule": b"100.1. " + b"word " * 1_000_000,
+        "1M blank lines": b"\n" * 1_000_000 + b"100.1. A.\n100.2. B.\n",
+    }
+    figures["absurd_ms"] = {}
+    for name, data in absurd.items():
+        start = time.perf_counter()
+        try:
+            crparse.parse(data)
+        except crparse.CrparseError:
+            pass
+        figures["absurd_ms"][name] = round((time.perf_counter() - start) * 1000, 1)
+    figures["max_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+    print(f"release {args.release} ({figures['input_mib']} MiB): parse {figures['parse_ms']} ms, "
+          f"bare scan {figures['bare_scan_ms']} ms, ratio {figures['ratio']} (target <= 5)")
+    print("  stages (ms): " + ", ".join(f"{k} {v}" for k, v in figures["stages_ms"].items()))
+    print(f"  peak traced memory of one parse: {figures['parse_peak_mib']} MiB")
+    print(f"corpus: {figures['corpus_files']} releases in {figures['corpus_s']} s (target < 15 s), "
+          f"{figures['corpus_numbered_units']} numbered units")
+    print("absurd inputs (ms): " + ", ".join(f"{k}: {v}" for k, v in figures["absurd_ms"].items()))
+    print(f"max RSS: {figures['max_rss_mib']} MiB")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
