@@ -98,6 +98,11 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
         # A fragment has no front matter of its own: what precedes its first rule is the tail of
         # something cut off (seed 003 starts mid-example) or the page it was copied from.
         residue += [Residue(b.line, b.text, "text-before-first-rule", b.end_line) for b in front_matter]
+        if front_matter:
+            diagnostics.append(
+                Diagnostic(front_matter[0].line, "info", "text-before-first-rule",
+                           f"fragment: {len(front_matter)} paragraph(s) before its first rule kept as residue")
+            )
         front_matter = []
     if fragment is None:
         diagnostics += _truncation(lines, regions)
