@@ -192,3 +192,18 @@ def test_truncated_document_is_diagnosed():
     doc = crparse.parse(cut)
     (diag,) = [d for d in doc.diagnostics if d.code == "truncated"]
     assert "glossary" in diag.message
+
+
+def test_dot_leader_contents_of_late_1999():
+    from conftest import FIXTURES
+
+    doc = crparse.parse(FIXTURES / "dotleaders1999.txt")
+    assert doc.effective_date == "1999-11-01"
+    assert [(c.number, c.title, c.page) for c in doc.contents][:3] == [(None, "Introduction", 1), ("1", "The Game", 2), ("100", "General", 2)]
+    assert [r.number for r in doc.rules] == ["1", "100", "100.1", "100.2", "101", "101.1", "2", "200", "200.1"]
+    assert doc.rule("100.2").examples[0].label == "EXAMPLE:"
+    (draw,) = doc.glossary
+    assert draw.senses[1].startswith("2. A game ends in a draw")
+    assert [i.term for i in doc.index] == ["draw step"]
+    assert doc.credits[0].text.startswith("Magic: The Gathering Original Game Design")
+    assert not [d for d in doc.diagnostics if d.severity != "info"]
