@@ -182,6 +182,8 @@ def test_comprules_stamps_become_changed_dates():
     assert doc.rule("601.1").text == "Limited range."
     assert doc.rule("601.2").examples[0].changed == "2007-10-01"
     assert doc.rule("601.2").changed is None
+    assert [(r.line, r.text, r.reason) for r in doc.residue] == [
+        (1, "[CompRules 2005/08/01]", "change-stamp"), (4, "[CompRules 2007/10/01]", "change-stamp")]
 
 
 def test_truncated_document_is_diagnosed():

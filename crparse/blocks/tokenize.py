@@ -85,6 +85,10 @@ class _Tokenizer:
             if stamp:
                 text = text[: stamp.start()]
                 changed = C.iso_date(int(stamp["year"]), int(stamp["month"]), int(stamp["day"]))
+                # The stamp is provenance, not rule text: it becomes `changed`, and its printed
+                # form is kept in residue on the line that carries it, so no word is lost.
+                at = next((i for i in range(group.end, group.start - 1, -1) if "[CompRules" in self.lines[i]), group.end)
+                self.leftovers.append(Leftover(self.lineno(at), stamp.group().strip(), "change-stamp"))
         if self.numbers is None:
             first, last = group.start + 1, group.end + 1
         else:

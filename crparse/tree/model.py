@@ -197,7 +197,8 @@ class Document:
         for b in self.credits:
             yield b.line, b.end_line, "credits"
         for res in self.residue:
-            yield res.line, res.end_line or res.line, "residue"
+            if res.reason != "change-stamp":  # the end of a line a node already holds
+                yield res.line, res.end_line or res.line, "residue"
 
     def to_dict(self) -> dict:
         from crparse.writers.json import document_to_dict
