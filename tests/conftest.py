@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,31 @@ def fixture_path():
 def txt_releases() -> list[Path]:
     path = corpus_dir() / "txt"
     return sorted(path.glob("*.txt")) if path.is_dir() else []
+
+
+_WORD = re.compile(r"\w+")
+
+
+def lost_words(doc, text: str) -> dict[str, int]:
+    """Words of `text` that the document's JSON holds fewer times than the text (its `source`
+    block aside): the "every word of the input appears in the output" check."""
+    have: dict[str, int] = {}
+    for s in _strings(doc.to_dict()):
+        for w in _WORD.findall(s):
+            have[w] = have.get(w, 0) + 1
+    need: dict[str, int] = {}
+    for w in _WORD.findall(text):
+        need[w] = need.get(w, 0) + 1
+    return {w: n - have.get(w, 0) for w, n in need.items() if have.get(w, 0) < n}
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k != "source":
+                yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)

@@ -13,7 +13,7 @@ import pytest
 
 import crparse
 from crparse.decode import decode
-from conftest import DATA, corpus_dir, txt_releases
+from conftest import DATA, corpus_dir, lost_words, txt_releases
 
 pytestmark = pytest.mark.corpus
 
@@ -21,7 +21,6 @@ RELEASES = txt_releases()
 ENCODINGS = {"ASCII": "ascii", "UTF-8": "utf-8", "UTF-8 BOM": "utf-8", "UTF-16LE BOM": "utf-16-le",
              "UTF-16BE BOM": "utf-16-be", "cp1252": "cp1252", "cp437": "cp437", "mac_roman": "mac_roman"}
 MONTHS = "January February March April May June July August September October November December".split()
-WORD = re.compile(r"\w+")
 
 
 @functools.lru_cache(maxsize=None)
@@ -73,27 +72,7 @@ def test_lossless(path):
     assert missing == []
     assert not [d for d in doc.diagnostics if d.severity == "error"]
     # Every word of the input appears in the output as often as in the input.
-    words: dict[str, int] = {}
-    for w in WORD.findall(text):
-        words[w] = words.get(w, 0) + 1
-    out: dict[str, int] = {}
-    for s in _strings(doc.to_dict()):
-        for w in WORD.findall(s):
-            out[w] = out.get(w, 0) + 1
-    lost = {w: n - out.get(w, 0) for w, n in words.items() if out.get(w, 0) < n}
-    assert lost == {}
-
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k != "source":
-                yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+    assert lost_words(doc, text) == {}
 
 
 def test_encodings_and_dates_match_the_manifest(manifest):

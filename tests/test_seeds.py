@@ -11,23 +11,10 @@ import re
 import pytest
 
 import crparse
-from conftest import ROOT
+from conftest import ROOT, lost_words
 from crparse.decode import decode
 
 SEEDS = sorted((ROOT / "corpus").iterdir())
-WORD = re.compile(r"\w+")
-
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k != "source":
-                yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 def test_five_seeds_are_bundled():
@@ -37,15 +24,7 @@ def test_five_seeds_are_bundled():
 @pytest.mark.parametrize("path", SEEDS, ids=[p.name[:3] for p in SEEDS])
 def test_every_word_and_line_is_kept(path):
     doc = crparse.parse(path)
-    text = decode(path.read_bytes()).text
-    have: dict[str, int] = {}
-    for s in _strings(doc.to_dict()):
-        for w in WORD.findall(s):
-            have[w] = have.get(w, 0) + 1
-    need: dict[str, int] = {}
-    for w in WORD.findall(text):
-        need[w] = need.get(w, 0) + 1
-    assert {w: n for w, n in need.items() if have.get(w, 0) < n} == {}
+    assert lost_words(doc, decode(path.read_bytes()).text) == {}
     assert not [d for d in doc.diagnostics if d.code == "unaccounted-lines"]
 
 

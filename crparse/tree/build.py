@@ -152,7 +152,9 @@ def _stray(parts: Parts, block: Block) -> None:
     parts.diagnostics.append(Diagnostic(block.line, "warning", "stray-line", f"stray line {block.text.strip()!r}"))
 
 
-def _rule(parts: Parts, head: Block, attachments) -> Rule:
+def _attach(parts: Parts, head: Block, attachments) -> tuple[list[str], list[tuple[int, int]], list[Example]]:
+    """A unit's or entry's own paragraphs (with their line spans) and examples; stray lines
+    among them go to residue."""
     texts = [head.text] if head.text else []
     spans = [(head.line, head.end_line)]
     examples = []
@@ -165,13 +167,16 @@ def _rule(parts: Parts, head: Block, attachments) -> Rule:
         else:
             texts.append(b.text)
             spans.append((b.line, b.end_line))
-    number = head.number
-    parsed = parse_number(number)
-    parent = parsed.parent() if parsed else None
+    return texts, spans, examples
+
+
+def _rule(parts: Parts, head: Block, attachments) -> Rule:
+    texts, spans, examples = _attach(parts, head, attachments)
+    parsed = parse_number(head.number)
     return Rule(
-        number,
+        head.number,
         _KINDS[head.type],  # type: ignore[arg-type]
-        parent,
+        parsed.parent() if parsed else None,
         head.title,
         "\n".join(texts),
         tuple(examples),
@@ -183,18 +188,8 @@ def _rule(parts: Parts, head: Block, attachments) -> Rule:
 
 
 def _entry(parts: Parts, head: Block, attachments) -> GlossaryEntry:
-    texts = []
-    spans = [(head.line, head.end_line)]
-    examples = []
-    for tok in attachments:
-        b: Block = tok.value
-        if b.type == "EXAMPLE":
-            examples.append(_example(b))
-        elif b.type == "STRAY":
-            _stray(parts, b)
-        else:
-            texts.append(b.text)
-            spans.append((b.line, b.end_line))
+    # The term is the entry's heading, not part of its definition text.
+    texts, spans, examples = _attach(parts, head._replace(text=""), attachments)
     senses = tuple(t for t in texts if _SENSE.match(t))
     return GlossaryEntry(head.text, "\n".join(texts), head.line, spans[-1][1], senses, tuple(examples), tuple(spans))
 
