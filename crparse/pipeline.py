@@ -10,11 +10,13 @@ import gc
 import hashlib
 import os
 from contextlib import contextmanager
+from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 from typing import Union
 
 from crparse.blocks import classify as C
-from crparse.blocks.regions import Regions, find_first_rule, find_regions, is_hard_wrapped
+from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.decode import decode
 from crparse.diagnostics import Diagnostic
@@ -71,19 +73,16 @@ def _names_file(text: str) -> bool:
 
 
 def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
-    if isinstance(data, str):
-        raw = data.encode("utf-8")
-        fmt = format or "text"
-        decoded = decode(raw)
-    else:
-        raw = data
-        fmt = format or detect_format(raw, path)
-        decoded = decode(raw)
+    # Text given as str goes through the same decoder (as UTF-8), for the same line splitting.
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fmt = format or ("text" if isinstance(data, str) else detect_format(raw, path))
+    decoded = decode(raw)
     lines = read_lines(decoded, fmt)
     hard_wrapped = is_hard_wrapped(lines)
-    first_rule = find_first_rule(lines, hard_wrapped)
-    if first_rule is None or not _enough_rules(lines, first_rule, hard_wrapped):
+    starts = list(islice(rule_starts(lines, hard_wrapped), MIN_RULES))
+    if len(starts) < MIN_RULES:
         raise RefusedInput("not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found")
+    first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions)
     parts = build(tokens.blocks)
@@ -104,7 +103,7 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
                            f"fragment: {len(front_matter)} paragraph(s) before its first rule kept as residue")
             )
         front_matter = []
-    if fragment is None:
+    else:
         diagnostics += _truncation(lines, regions)
 
     source = Source(
@@ -130,28 +129,19 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
         glossary=tuple(parts.glossary),
         index=tuple(parts.index),
         credits=tuple(parts.credits),
-        residue=tuple(sorted(residue, key=lambda r: r.line)),
+        residue=tuple(residue),
         diagnostics=(),
     )
-    diagnostics += _unaccounted(document, lines, residue)
+    unaccounted = _unaccounted(document, lines)
+    if unaccounted:
+        residue += unaccounted
+        diagnostics.append(
+            Diagnostic(unaccounted[0].line, "error", "unaccounted-lines",
+                       f"{len(unaccounted)} line(s) not placed in the tree; kept as residue")
+        )
     diagnostics.sort(key=lambda d: (d.line or 0, d.code))
     residue.sort(key=lambda r: r.line)
-    object.__setattr__(document, "residue", tuple(residue))
-    object.__setattr__(document, "diagnostics", tuple(diagnostics))
-    return document
-
-
-def _enough_rules(lines: list[str], first_rule: int, hard_wrapped: bool) -> bool:
-    count = 0
-    previous_blank = True
-    for line in lines[first_rule:]:
-        if line.lstrip()[:1].isdigit() and (previous_blank or not hard_wrapped or C.opens_rule_anywhere(line)) \
-                and C.RULE.match(line):
-            count += 1
-            if count >= MIN_RULES:
-                return True
-        previous_blank = C.is_blank(line)
-    return False
+    return replace(document, residue=tuple(residue), diagnostics=tuple(diagnostics))
 
 
 def _fragment(rules, regions: Regions) -> Fragment | None:
@@ -214,15 +204,11 @@ def _regions(lines: list[str], regions: Regions) -> tuple[Region, ...]:
     return tuple(out)
 
 
-def _unaccounted(document: Document, lines: list[str], residue: list[Residue]) -> list[Diagnostic]:
+def _unaccounted(document: Document, lines: list[str]) -> list[Residue]:
     """The losslessness guarantee, checked on every parse: a non-blank line that no node and
-    no residue entry holds is added to residue and reported as an error (a parser bug)."""
+    no residue entry holds is returned, to be kept as residue and reported as an error (it
+    would be a parser bug)."""
     covered = bytearray(len(lines) + 2)
     for first, last, _ in document.accounted_lines():
         covered[first : last + 1] = b"\x01" * (last - first + 1)
-    missing = [i + 1 for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]
-    for n in missing:
-        residue.append(Residue(n, lines[n - 1], "unaccounted"))
-    if not missing:
-        return []
-    return [Diagnostic(missing[0], "error", "unaccounted-lines", f"{len(missing)} line(s) not placed in the tree; kept as residue")]
+    return [Residue(i + 1, line, "unaccounted") for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]

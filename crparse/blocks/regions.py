@@ -9,7 +9,7 @@ handed to the tokenizer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from crparse.blocks import classify as C
 
@@ -52,17 +52,20 @@ def is_hard_wrapped(lines: Sequence[str]) -> bool:
     return nonblank > 0 and breaks / nonblank >= WRAP_MIN_BREAKS
 
 
-def find_first_rule(lines: Sequence[str], hard_wrapped: bool) -> int | None:
-    """The first line that opens a numbered rule (in wrapped text, only after a blank line:
-    a wrapped cross-reference can put "103.4." at the start of a line)."""
+def rule_starts(lines: Sequence[str], hard_wrapped: bool) -> Iterator[int]:
+    """Indices of the lines that open a numbered rule. In wrapped text only a line after a
+    blank line can (a wrapped cross-reference can put "103.4." at the start of a line), except
+    for the "601.2a - " form, which no cross-reference takes."""
     previous_blank = True
     for i, line in enumerate(lines):
-        stripped = line.lstrip()
-        if stripped[:1].isdigit() and (previous_blank or not hard_wrapped or C.opens_rule_anywhere(line)):
+        if line.lstrip()[:1].isdigit() and (previous_blank or not hard_wrapped or C.opens_rule_anywhere(line)):
             if C.RULE.match(line):
-                return i
+                yield i
         previous_blank = C.is_blank(line)
-    return None
+
+
+def find_first_rule(lines: Sequence[str], hard_wrapped: bool) -> int | None:
+    return next(rule_starts(lines, hard_wrapped), None)
 
 
 def find_regions(lines: Sequence[str], first_rule: int, hard_wrapped: bool) -> Regions:
