@@ -26,13 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import crparse  # noqa: E402
-from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped  # noqa: E402
-from crparse.blocks.tokenize import tokenize  # noqa: E402
-from crparse.decode import decode  # noqa: E402
-from crparse.readers import read_lines  # noqa: E402
-from crparse.tree.build import build  # noqa: E402
-from crparse.tree.checks import check_numbering  # noqa: E402
+import crparse
+from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped
+from crparse.blocks.tokenize import tokenize
+from crparse.decode import decode
+from crparse.readers import read_lines
+from crparse.tree.build import build
+from crparse.tree.checks import check_numbering
 
 RULE_LINE = re.compile(r"\s*\d{3}\.\d+[a-z]?\.?\s")
 

@@ -12,7 +12,7 @@ class CrparseError(Exception):
         self.path = path
         self.line = line
 
-    def located(self, path: str | None) -> "CrparseError":
+    def located(self, path: str | None) -> CrparseError:
         """The same error, naming `path` if it did not name a file yet."""
         if self.path is None:
             self.path = path

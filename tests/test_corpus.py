@@ -10,20 +10,20 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import DATA, corpus_dir, lost_words, txt_releases
 
 import crparse
 from crparse.decode import decode
-from conftest import DATA, corpus_dir, lost_words, txt_releases
 
 pytestmark = pytest.mark.corpus
 
 RELEASES = txt_releases()
 ENCODINGS = {"ASCII": "ascii", "UTF-8": "utf-8", "UTF-8 BOM": "utf-8", "UTF-16LE BOM": "utf-16-le",
              "UTF-16BE BOM": "utf-16-be", "cp1252": "cp1252", "cp437": "cp437", "mac_roman": "mac_roman"}
-MONTHS = "January February March April May June July August September October November December".split()
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parsed(path: Path) -> crparse.Document:
     return crparse.parse(path)
 

@@ -61,7 +61,7 @@ def test_nfc():
 
 
 def test_mixed_encodings_are_diagnosed_with_the_line():
-    data = "100.1. “UTF-8” line\n".encode("utf-8") * 3 + "100.2. A cp1252 line – here\n".encode("cp1252")
+    data = "100.1. “UTF-8” line\n".encode() * 3 + "100.2. A cp1252 line – here\n".encode("cp1252")
     decoded = decode(data)
     assert "100.2. A cp1252 line – here" in decoded.text
     assert "“UTF-8”" in decoded.text

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crparse
-from conftest import FIXTURES
 from crparse.errors import CrparseError
 
 FIXTURE_TEXTS = [(FIXTURES / name).read_text(encoding="utf-8") for name in ("modern.txt", "wrapped1999.txt")]

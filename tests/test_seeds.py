@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import ROOT, lost_words
 
 import crparse
-from conftest import ROOT, lost_words
 from crparse.decode import decode
 
 SEEDS = sorted((ROOT / "corpus").iterdir())

@@ -16,12 +16,12 @@ RULE = re.compile(
     (?P<dot>\.)?
     (?:(?P<sep>[ \t]+[-\u2013][ \t]+|[ \t]+)|(?=[A-Z\u201c"(])|$)
     (?P<rest>.*)""",
-    re.X,
+    re.VERBOSE,
 )
 SPACED_RULE = re.compile(
     r"""[ \t]*(?P<number>(?P<section>\d{3})\.[ ](?P<rule>\d{1,3})(?P<letter>[a-z])?)
     (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
-    re.X,
+    re.VERBOSE,
 )
 SECTION = re.compile(r"[ \t]*(?P<number>\d{3})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*$")
 PART = re.compile(r"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>\S.*?)[ \t]*$")
@@ -34,21 +34,21 @@ DATE_PHRASE = re.compile(
     r"(?:current|effective)\s+as\s+of\s+"
     r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|December)"
     r"\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})",
-    re.I,
+    re.IGNORECASE,
 )
 BANNER_DATE = re.compile(r"\b(?P<month>\d\d)/(?P<day>\d\d)/(?P<year>\d\d)\s*$")
 STAMP = re.compile(r"\s*\[CompRules (?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})\]\s*$")
 
-CONTENTS_HEADING = re.compile(r"[ \t]*(?:Table of )?Contents:?[ \t]*$", re.I)
-GLOSSARY_HEADING = re.compile(r"[ \t]*Glossary[ \t]*$", re.I)
-CREDITS_HEADING = re.compile(r"[ \t]*Credits[ \t]*$", re.I)
-INDEX_HEADING = re.compile(r"[ \t]*Index[ \t]*$", re.I)
+CONTENTS_HEADING = re.compile(r"[ \t]*(?:Table of )?Contents:?[ \t]*$", re.IGNORECASE)
+GLOSSARY_HEADING = re.compile(r"[ \t]*Glossary[ \t]*$", re.IGNORECASE)
+CREDITS_HEADING = re.compile(r"[ \t]*Credits[ \t]*$", re.IGNORECASE)
+INDEX_HEADING = re.compile(r"[ \t]*Index[ \t]*$", re.IGNORECASE)
 # A Contents line: a numbered heading or a named part, optionally with dot leaders and a page.
 TOC_ENTRY = re.compile(
     r"""[ \t]*(?:(?P<number>\d{1,3})\.[ \t]+)?
     (?P<title>(?(number)\S.*?|(?:Introduction|Glossary|Credits|Index|Contents|Questions\?)))
     (?:[ \t]*\.{2,}[ \t]*(?P<page>\d+))?[ \t]*$""",
-    re.X,
+    re.VERBOSE,
 )
 INDEX_ENTRY = re.compile(r"(?P<indent>\t*| *)(?P<term>.*?)(?:,[ \t]*(?P<locators>\d.*))?[ \t]*$")
 
@@ -57,7 +57,7 @@ LATIN_LETTER = re.compile(r"[A-Za-z]")
 MONTHS = {
     m: i
     for i, m in enumerate(
-        "january february march april may june july august september october november december".split(), 1
+        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"], 1
     )
 }
 

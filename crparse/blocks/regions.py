@@ -8,8 +8,8 @@ handed to the tokenizer.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 from crparse.blocks import classify as C
 

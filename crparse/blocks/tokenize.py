@@ -8,7 +8,8 @@ reason, so every line is accounted for.
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from crparse.blocks import classify as C
 from crparse.blocks.regions import Regions

@@ -10,8 +10,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import crparse
 from crparse.errors import CrparseError
@@ -103,7 +103,7 @@ def _expand(paths: Sequence[str]) -> Iterator[str]:
             yield raw  # a missing file is reported by parse, with its name
 
 
-def _report(progress: "_Progress | None", message: str) -> None:
+def _report(progress: _Progress | None, message: str) -> None:
     if progress:
         progress.clear()
     print(message, file=sys.stderr)

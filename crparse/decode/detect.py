@@ -55,7 +55,7 @@ class DecodedText:
         """The text with LF line ends."""
         return "\n".join(self.lines) + "\n" if self.lines else ""
 
-    def with_diagnostics(self, extra: tuple[Diagnostic, ...]) -> "DecodedText":
+    def with_diagnostics(self, extra: tuple[Diagnostic, ...]) -> DecodedText:
         return replace(self, diagnostics=self.diagnostics + tuple(extra))
 
 
@@ -180,8 +180,7 @@ def _mangled_utf16(data: bytes, diagnostics: list[Diagnostic]) -> str:
     if pos < len(data):
         out.append(data[pos:].decode("utf-16-le", errors="replace"))
     text = "".join(out).replace("\x1a", "\ufffd")
-    if text.startswith("\ufffd\ufffd"):
-        text = text[2:]  # the byte-order mark
+    text = text.removeprefix("\ufffd\ufffd")  # the byte-order mark
     newline_runs = _NEWLINE_RUN.findall(text)
     if newline_runs and all(len(run) % 2 == 0 for run in newline_runs):
         # The same pass turned each CR into LF, so every CRLF is now two line ends.

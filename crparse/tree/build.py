@@ -4,8 +4,9 @@ with a transformer that builds the immutable nodes as the parser reduces."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from importlib import resources
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -40,7 +41,7 @@ class Parts(NamedTuple):
 class _BlockLexer(Lexer):
     """The blocks are already typed: hand them to the parser as they are."""
 
-    def __init__(self, lexer_conf):  # noqa: D107 - lark's interface
+    def __init__(self, lexer_conf):
         pass
 
     def lex(self, blocks: Iterable[Block]):  # type: ignore[override]

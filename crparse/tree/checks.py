@@ -6,7 +6,7 @@ numbers stay where the source put them. Gaps are reported once per gap, naming w
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from crparse.diagnostics import Diagnostic
 from crparse.tree.model import Rule

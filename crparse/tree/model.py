@@ -6,8 +6,9 @@ from (`spans`), so the parser can prove that every input line ended up somewhere
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Literal
+from typing import Literal
 
 from crparse.diagnostics import Diagnostic
 
