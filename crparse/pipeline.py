@@ -35,11 +35,11 @@ MIN_RULES = 2
 def parse(source: SourceLike, *, path: str | None = None, format: str | None = None) -> Document:
     """Parse a Comprehensive Rules document.
 
-    `source` is a path (str or PathLike naming an existing file), raw bytes, or already decoded
-    text (a str that is not the name of a file). `format` overrides detection ("text").
+    `source` is a path (a PathLike, or a str without a line break), raw bytes, or already
+    decoded text (a str with at least one line break). `format` overrides detection ("text").
     Raises RefusedInput (not a CR: empty, binary, another document) or UnsupportedFormat.
     """
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_file(source)):
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
         path = str(source)
         try:
             data: bytes | str = Path(source).read_bytes()
@@ -68,8 +68,10 @@ def _collector_paused():
             gc.enable()
 
 
-def _names_file(text: str) -> bool:
-    return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
+def _is_path(text: str) -> bool:
+    # A document has lines; a name does not. (A mistyped name is then reported as missing,
+    # rather than parsed as a one-line document and refused for having no rules.)
+    return "\n" not in text and "\r" not in text
 
 
 def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:

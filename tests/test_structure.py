@@ -209,3 +209,9 @@ def test_dot_leader_contents_of_late_1999():
     assert [i.term for i in doc.index] == ["draw step"]
     assert doc.credits[0].text.startswith("Magic: The Gathering Original Game Design")
     assert not [d for d in doc.diagnostics if d.severity != "info"]
+
+
+def test_str_without_line_break_is_a_path(tmp_path):
+    with pytest.raises(crparse.CrparseError, match="cannot read") as err:
+        crparse.parse(str(tmp_path / "missing.txt"))
+    assert err.value.path == str(tmp_path / "missing.txt")
