@@ -108,9 +108,8 @@ def opens_rule_anywhere(line: str) -> bool:
     """A rule line that can open a paragraph even without a blank line before it: the
     "601.2a - " form of web scrapes, which a wrapped cross-reference never takes."""
     match = RULE.match(line)
-    return match is not None and bool(match["sep"]) and "-" in match["sep"] or (
-        match is not None and "\u2013" in (match["sep"] or "")
-    )
+    sep = match["sep"] if match else None
+    return bool(sep) and ("-" in sep or "\u2013" in sep)
 
 
 def iso_date(year: int, month: int, day: int) -> str | None:

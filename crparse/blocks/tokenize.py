@@ -161,11 +161,12 @@ class _Tokenizer:
         indent = C.indent_of(line)
         return indent >= C.PARAGRAPH_INDENT and indent > C.indent_of(current[-1]) + 1
 
-    def joined(self, lines: list[str], first_rest: str | None = None, sep: str = " ") -> str:
-        parts = [first_rest if first_rest is not None else lines[0].strip()]
-        parts.extend(line.strip() for line in lines[1:])
-        if first_rest is not None and not first_rest:
-            parts = parts[1:]
+    @staticmethod
+    def joined(lines: list[str], first_rest: str | None = None, sep: str = " ") -> str:
+        """A paragraph's text: its lines stripped and joined. `first_rest` replaces the first
+        line (what follows a rule number or an example label; empty when nothing does)."""
+        first = lines[0].strip() if first_rest is None else first_rest
+        parts = ([first] if first else []) + [line.strip() for line in lines[1:]]
         return sep.join(parts)
 
     # -- regions -------------------------------------------------------------------------------

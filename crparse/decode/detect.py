@@ -86,11 +86,6 @@ def split_lines(text: str, crlf: int, cr: int, lf: int) -> list[str]:
     return lines
 
 
-def describe_line_endings(text: str) -> str:
-    crlf = text.count("\r\n")
-    return _describe(crlf, text.count("\r") - crlf, text.count("\n") - crlf)
-
-
 def _describe(crlf: int, cr: int, lf: int) -> str:
     kinds = [(name, n) for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
     if not kinds:
