@@ -90,11 +90,9 @@ class _Tokenizer:
                 # form is kept in residue on the line that carries it, so no word is lost.
                 at = next((i for i in range(group.end, group.start - 1, -1) if "[CompRules" in self.lines[i]), group.end)
                 self.leftovers.append(Leftover(self.lineno(at), stamp.group().strip(), "change-stamp"))
-        if self.numbers is None:
-            first, last = group.start + 1, group.end + 1
-        else:
-            first, last = self.numbers[group.start], self.numbers[group.end]
-        self.blocks.append(Block(type_, text, first, last, number, title, label, changed))
+        self.blocks.append(
+            Block(type_, text, self.lineno(group.start), self.lineno(group.end), number, title, label, changed)
+        )
 
     def leftover(self, i: int, reason: str) -> None:
         self.leftovers.append(Leftover(self.lineno(i), self.lines[i], reason))
@@ -254,17 +252,13 @@ class _Tokenizer:
         kind = "SUBRULE" if match["letter"] else "RULE"
         rest = match["rest"].strip()
         dot, sep = match["dot"], match["sep"]
-        if (dot and sep) if kind == "RULE" else not dot:
-            pass  # the usual "100.1. Text" and "100.1a Text"
-        else:
+        usual = (dot and sep) if kind == "RULE" else not dot  # "100.1. Text", "100.1a Text"
+        if not usual:
             self.number_format(group, kind, number, dot, sep, rest)
-        if len(group.lines) == 1:
-            if rest and kind == "RULE" and C.is_title_like(rest):
-                self.emit(kind, group, "", number=number, title=rest)
-            else:
-                self.emit(kind, group, rest, number=number)
-            return
-        self.emit(kind, group, self.joined(group.lines, rest), number=number)
+        if len(group.lines) == 1 and rest and kind == "RULE" and C.is_title_like(rest):
+            self.emit(kind, group, "", number=number, title=rest)
+        else:
+            self.emit(kind, group, self.joined(group.lines, rest), number=number)
 
     def number_format(self, group: _Group, kind: str, number: str, dot, sep, rest: str) -> None:
         line = self.lineno(group.start)

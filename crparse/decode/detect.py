@@ -161,15 +161,12 @@ def _mangled_utf16(data: bytes, diagnostics: list[Diagnostic]) -> str:
                 # ending the line (’ ” – —): put it back.
                 out.append(chr(0x2000 | gap[0]))
                 repaired += 1
-                pos = run.start()
-                out.append(run.group().decode("utf-16-le"))
-                pos = run.end()
-                continue
-            if len(gap) % 2:
-                lost += 1
-                gap = gap[1:]
-                out.append("\ufffd")
-            out.append(gap.decode("utf-16-le", errors="replace"))
+            else:
+                if len(gap) % 2:
+                    lost += 1
+                    gap = gap[1:]
+                    out.append("\ufffd")
+                out.append(gap.decode("utf-16-le", errors="replace"))
         out.append(run.group().decode("utf-16-le"))
         pos = run.end()
     if pos < len(data):
