@@ -18,13 +18,13 @@ from typing import Union
 from crparse.blocks import classify as C
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
-from crparse.decode import decode
 from crparse.diagnostics import Diagnostic
 from crparse.errors import CrparseError, RefusedInput
-from crparse.readers import detect_format, read_lines
+from crparse.readers import read
 from crparse.tree.build import build
 from crparse.tree.checks import check_numbering
 from crparse.tree.model import Document, Fragment, Region, Residue, Source
+from crparse.tree.relocate import relocate
 
 SourceLike = Union[str, bytes, os.PathLike]
 
@@ -77,9 +77,8 @@ def _is_path(text: str) -> bool:
 def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
     # Text given as str goes through the same decoder (as UTF-8), for the same line splitting.
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fmt = format or ("text" if isinstance(data, str) else detect_format(raw, path))
-    decoded = decode(raw)
-    lines = read_lines(decoded, fmt)
+    extract = read(raw, path, format)
+    lines = extract.lines
     hard_wrapped = is_hard_wrapped(lines)
     starts = list(islice(rule_starts(lines, hard_wrapped), MIN_RULES))
     if len(starts) < MIN_RULES:
@@ -90,7 +89,7 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
     parts = build(tokens.blocks)
 
     fragment = _fragment(parts.rules, regions)
-    diagnostics = list(decoded.diagnostics) + tokens.diagnostics + parts.diagnostics
+    diagnostics = tokens.diagnostics + parts.diagnostics
     diagnostics += check_numbering(parts.rules, fragment=fragment is not None)
     diagnostics += _contents_mismatches(parts)
     residue = [Residue(x.line, x.text, x.reason) for x in tokens.leftovers] + parts.residue
@@ -108,15 +107,17 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
     else:
         diagnostics += _truncation(lines, regions)
 
+    source_lines = extract.source_lines
     source = Source(
         path=path,
-        format=fmt,
-        encoding=decoded.encoding,
-        bom=decoded.bom,
-        line_endings=decoded.line_endings,
+        format=extract.format,
+        encoding=extract.encoding,
+        bom=extract.bom,
+        line_endings=extract.line_endings,
         sha256=hashlib.sha256(raw).hexdigest(),
         size=len(raw),
-        lines=len(lines),
+        lines=len(source_lines),
+        files=extract.files,
     )
     title = next((b.text for b in front_matter if b.kind == "title"), None)
     document = Document(
@@ -141,9 +142,16 @@ def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
             Diagnostic(unaccounted[0].line, "error", "unaccounted-lines",
                        f"{len(unaccounted)} line(s) not placed in the tree; kept as residue")
         )
+    document = replace(document, residue=tuple(residue), diagnostics=tuple(diagnostics))
+    if extract.origin is not None:
+        document = relocate(document, extract.origin)
+    residue = list(document.residue) + extract.residue
+    diagnostics = list(extract.diagnostics) + list(document.diagnostics)
+    if extract.origin is not None:
+        residue += _set_aside(replace(document, residue=tuple(residue)), source_lines)
     diagnostics.sort(key=lambda d: (d.line or 0, d.code))
     residue.sort(key=lambda r: r.line)
-    return replace(document, residue=tuple(residue), diagnostics=tuple(diagnostics))
+    return replace(document, residue=tuple(residue), diagnostics=tuple(diagnostics), links=tuple(extract.links))
 
 
 def _fragment(rules, regions: Regions) -> Fragment | None:
@@ -206,11 +214,22 @@ def _regions(lines: list[str], regions: Regions) -> tuple[Region, ...]:
     return tuple(out)
 
 
+def _uncovered(document: Document, lines: list[str]) -> list[tuple[int, str]]:
+    covered = bytearray(len(lines) + 2)
+    for first, last, _ in document.accounted_lines():
+        covered[first : last + 1] = b"\x01" * (last - first + 1)
+    return [(i + 1, line) for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]
+
+
 def _unaccounted(document: Document, lines: list[str]) -> list[Residue]:
     """The losslessness guarantee, checked on every parse: a non-blank line that no node and
     no residue entry holds is returned, to be kept as residue and reported as an error (it
     would be a parser bug)."""
-    covered = bytearray(len(lines) + 2)
-    for first, last, _ in document.accounted_lines():
-        covered[first : last + 1] = b"\x01" * (last - first + 1)
-    return [Residue(i + 1, line, "unaccounted") for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]
+    return [Residue(n, line, "unaccounted") for n, line in _uncovered(document, lines)]
+
+
+def _set_aside(document: Document, source_lines: list[str]) -> list[Residue]:
+    """Source lines that no line of the reader's output came from: markup that carries no text
+    of its own (reST underlines and directives, Markdown rules). Kept as residue, so that every
+    source line is still somewhere."""
+    return [Residue(n, line, "markup") for n, line in _uncovered(document, source_lines)]

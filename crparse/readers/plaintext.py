@@ -1,10 +1,62 @@
-"""The plain-text reader: the CR as WotC publishes it (and as the web copies it)."""
+"""The plain-text reader: the CR as WotC publishes it, and as the web copies it.
+
+Plain text is already lines. The one repair made here is for web scrapes that fused a heading
+and the first rule of a page onto one line (seed 000: `602. Attack Multiple Players Option
+601.1 - Limited range ...`): such a line is split in two, both halves keeping its line number.
+"""
 
 from __future__ import annotations
 
-from crparse.decode import DecodedText
+import re
+
+from crparse.blocks import classify as C
+from crparse.decode import decode
+from crparse.readers.base import Extract
+
+# A heading, two or more spaces, then a numbered rule in the scrape's "601.1 - " form.
+_FUSED = re.compile(r"(?P<head>[ \t]*\d{1,3}(?:\.|[ \t]+-)[ \t]+\S.*?\S)[ \t]{2,}(?P<rule>\d{3}\.\d{1,3}[a-z]?[ \t]+[-\u2013][ \t]+\S.*)")
 
 
-def read_lines(decoded: DecodedText, fmt: str = "text") -> list[str]:
-    """Plain text is already lines; line i of the list is source line i + 1."""
-    return decoded.lines
+def read(raw: bytes, path: str | None = None) -> Extract:
+    decoded = decode(raw)
+    lines, origin = split_fused(decoded.lines)
+    return Extract(
+        format="text",
+        lines=lines,
+        origin=origin,
+        source_text=decoded.lines if origin is not None else None,
+        encoding=decoded.encoding,
+        bom=decoded.bom,
+        line_endings=decoded.line_endings,
+        diagnostics=list(decoded.diagnostics),
+    )
+
+
+def split_fused(lines: list[str]) -> tuple[list[str], list[tuple[int, int]] | None]:
+    """`lines` with fused heading+rule lines split; the origin map only when something was split."""
+    fused = [i for i, line in enumerate(lines) if "  " in line and _is_fused(line)]
+    if not fused:
+        return lines, None
+    out: list[str] = []
+    origin: list[tuple[int, int]] = []
+    at = 0
+    for i in fused:
+        for j in range(at, i):
+            out.append(lines[j])
+            origin.append((j + 1, j + 1))
+        match = _FUSED.fullmatch(lines[i])
+        out += [match["head"], "  " + match["rule"]]
+        origin += [(i + 1, i + 1)] * 2
+        at = i + 1
+    for j in range(at, len(lines)):
+        out.append(lines[j])
+        origin.append((j + 1, j + 1))
+    return out, origin
+
+
+def _is_fused(line: str) -> bool:
+    match = _FUSED.fullmatch(line)
+    if match is None:
+        return False
+    head = re.sub(r"^[ \t]*\d{1,3}(?:\.|[ \t]+-)[ \t]+", "", match["head"])
+    return C.is_title_like(head)

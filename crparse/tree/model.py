@@ -17,6 +17,16 @@ Span = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One file of a multi-file edition (a reST toctree): its lines are numbered from
+    `first_line` in the document's line numbering, which runs over the files in reading order."""
+
+    path: str
+    first_line: int
+    lines: int
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     path: str | None
     format: str
@@ -26,6 +36,14 @@ class Source:
     sha256: str
     size: int
     lines: int
+    files: tuple[SourceFile, ...] = ()
+
+    def locate(self, line: int) -> tuple[str | None, int]:
+        """The file and its own line number for a document line number."""
+        for f in reversed(self.files):
+            if line >= f.first_line:
+                return f.path, line - f.first_line + 1
+        return self.path, line
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +115,19 @@ class Residue:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """A cross-reference the markup itself made (an HTML anchor, a reST `:ref:` role, label or
+    `seealso`), as opposed to one written in the text. `rule` is the rule number the target
+    names, when it names one; `target` is the target as written (href, label)."""
+
+    line: int
+    kind: str
+    text: str
+    target: str
+    rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Region:
     """Where a part of the document lies: front, contents, body, glossary, index, credits.
     `heading` is the text of the line that opens it (at `line`), if it has one."""
@@ -131,6 +162,7 @@ class Document:
     credits: tuple[Block, ...]
     residue: tuple[Residue, ...]
     diagnostics: tuple[Diagnostic, ...]
+    links: tuple[Link, ...] = ()
     _by_number: dict = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def rule(self, number: str) -> Rule:
