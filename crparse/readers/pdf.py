@@ -1,0 +1,254 @@
+"""The PDF reader (pypdfium2, the PDFium engine): printed lines rejoined into paragraphs.
+
+A PDF has lines, not paragraphs. PDFium gives each page's text line by line; the geometry of
+each line (its left edge, baseline and right edge) decides where a paragraph ends, the way a
+reader's eye does:
+
+- a line that stops well short of the right margin ends its paragraph;
+- a vertical gap larger than the line pitch (paragraph spacing) starts a new one;
+- "Example:" always starts one (older releases set examples without paragraph spacing);
+- across a page break, where there is no gap to measure, and after a line set further right
+  (rules and subrules use a hanging indent), a line that opens with a rule number starts one;
+  a cross-reference wrapped onto the next line ("See rule" / "305.6.") does not.
+
+Lines that repeat at the same height on most pages (running headers and footers) and bare page
+numbers at the top or bottom of a page are page furniture: kept as residue, not text.
+
+Source lines are the lines of the extracted text, pages in order (`crparse text` prints them).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from crparse.blocks import classify as C
+from crparse.diagnostics import Diagnostic
+from crparse.errors import RefusedInput
+from crparse.readers.base import Extract
+from crparse.tree.model import Residue
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_PAGE_NUMBER = re.compile(r"(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?", re.IGNORECASE)
+_OPENS_RULE = re.compile(r"\d{3}\.\d{1,3}(?:[a-z]|\.)?\s+\S|\d{1,3}\.\s+[A-Z]")
+_ENDS_SENTENCE = re.compile(r"[.!?:][\"\u201d\u2019')]*\s*$")
+# Characters PDFium emits for a hyphen that the typesetter added at a line break.
+_SOFT_HYPHENS = "\u00ad\u0002"
+# PDFium reports a hyphen that ends a printed line as the noncharacter U+FFFE. In the CR these
+# are real hyphens ("turn-based" broken after "turn-"), printed as hyphen-minus in the text.
+_NONBREAKING_HYPHEN = str.maketrans({"\ufffe": "-"})
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int  # source line number
+    last: int  # the last source line, when pieces of one printed line came out separately
+    page: int
+    text: str
+    left: float
+    bottom: float
+    right: float
+
+
+def read(raw: bytes, path: str | None = None) -> Extract:
+    source, lines = _lines(raw)
+    furniture = _furniture(lines)
+    body = [ln for ln in lines if ln.number not in furniture]
+    if not body:
+        raise RefusedInput("this PDF has no text layer (a scan?): run OCR on it, or use the text or DOCX release")
+    paragraphs = _paragraphs(body)
+    residue = [Residue(n, source[n - 1], reason) for n, reason in sorted(furniture.items())]
+    diagnostics = []
+    if residue:
+        diagnostics.append(
+            Diagnostic(residue[0].line, "info", "page-furniture",
+                       f"{len(residue)} running header, footer or page-number line(s) kept as residue")
+        )
+    return Extract(
+        format="pdf",
+        lines=[text for text, _ in paragraphs],
+        origin=[span for _, span in paragraphs],
+        source_text=source,
+        encoding="utf-8",
+        line_endings="none",
+        residue=residue,
+        diagnostics=diagnostics,
+    )
+
+
+def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
+    try:
+        import pypdfium2 as pdfium
+
+        document = pdfium.PdfDocument(raw)
+    except Exception as err:  # PdfiumError, and ValueError for non-PDF data
+        raise RefusedInput(f"cannot read this PDF file: {err}") from None
+    source: list[str] = []
+    lines: list[_Line] = []
+    try:
+        for page_index in range(len(document)):
+            page = document[page_index]
+            textpage = page.get_textpage()
+            text = textpage.get_text_range().translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
+            count = textpage.count_chars()
+            page_lines: list[_Line] = []
+            at = 0
+            for match in [*_LINE_BREAK.finditer(text), None]:
+                end = match.start() if match else len(text)
+                line = text[at:end]
+                source.append(line)
+                stripped = line.strip()
+                if stripped:
+                    first = at + (len(line) - len(line.lstrip()))
+                    last = at + len(line.rstrip()) - 1
+                    number = len(source)
+                    if last < count:
+                        page_lines += _printed_lines(textpage, text, first, last, number, page_index)
+                    else:  # text and character boxes disagree (surrogate pairs): no geometry
+                        page_lines.append(_Line(number, number, page_index, line, 0.0, 0.0, 0.0))
+                at = match.end() if match else end
+            lines += _reading_order(page_lines)
+            textpage.close()
+            page.close()
+    except Exception as err:
+        raise RefusedInput(f"cannot read this PDF file: page {len(lines) and lines[-1].page + 1}: {err}") from None
+    finally:
+        document.close()
+    return source, lines
+
+
+def _printed_lines(textpage, text: str, first: int, last: int, number: int, page: int) -> list[_Line]:
+    """The printed lines in text[first:last + 1]: usually one, but PDFium does not break the
+    text after a line that ends in a hyphen ("enters-the-" / "battlefield"), so a baseline
+    that moves down inside the text starts another printed line."""
+    left, bottom, _, top = textpage.get_charbox(first, loose=True)
+    _, end_bottom, right, _ = textpage.get_charbox(last, loose=True)
+    step = (top - bottom) / 2
+    if abs(end_bottom - bottom) <= step:
+        return [_Line(number, number, page, text[first : last + 1], left, bottom, right)]
+    out: list[_Line] = []
+    start, start_box = first, (left, bottom)
+    previous_right = right
+    for i in range(first + 1, last + 1):
+        if text[i].isspace():
+            continue
+        box_left, box_bottom, box_right, _ = textpage.get_charbox(i, loose=True)
+        if start_box[1] - box_bottom > step:
+            out.append(_Line(number, number, page, text[start:i], start_box[0], start_box[1], previous_right))
+            start, start_box = i, (box_left, box_bottom)
+        previous_right = box_right
+    out.append(_Line(number, number, page, text[start : last + 1], start_box[0], start_box[1], previous_right))
+    return out
+
+
+def _reading_order(lines: list[_Line]) -> list[_Line]:
+    """A page's lines top to bottom. PDFium returns text in content-stream order, which is
+    usually but not always the visual order (a line of an example can come out at the end of
+    its page); pieces printed on one baseline are put back together, left to right."""
+    ordered = sorted(lines, key=lambda ln: (-ln.bottom, ln.left))
+    out: list[_Line] = []
+    for ln in ordered:
+        if out and abs(out[-1].bottom - ln.bottom) < 2 and ln.left >= out[-1].right - 1:
+            joined = out[-1]
+            joined.text = joined.text.rstrip() + " " + ln.text.lstrip()
+            joined.right = ln.right
+            joined.number, joined.last = min(joined.number, ln.number), max(joined.last, ln.number)
+        else:
+            out.append(ln)
+    return out
+
+
+def _furniture(lines: list[_Line]) -> dict[int, str]:
+    """Source line -> reason, for running headers/footers and page numbers."""
+    pages = len({ln.page for ln in lines})
+    if pages < 3:
+        return {}
+    by_page: dict[int, list[_Line]] = {}
+    for ln in lines:
+        by_page.setdefault(ln.page, []).append(ln)
+    # A running line: the same text (digits aside) at the same height on half the pages or more.
+    key = lambda ln: (round(ln.bottom), re.sub(r"\d+", "#", ln.text.strip()))  # noqa: E731
+    repeats = Counter(key(ln) for ln in lines)
+    found: dict[int, str] = {}
+    for ln in lines:
+        if repeats[key(ln)] >= max(3, pages // 2):
+            found[ln.number] = "page-header" if _at_top(ln, by_page[ln.page]) else "page-footer"
+    for page_lines in by_page.values():
+        for ln in (page_lines[0], page_lines[-1]):
+            if _PAGE_NUMBER.fullmatch(ln.text.strip()) and ln.number not in found:
+                found[ln.number] = "page-number"
+    for ln in lines:  # a merged printed line is furniture as a whole
+        if ln.number in found:
+            found.update({n: found[ln.number] for n in range(ln.number + 1, ln.last + 1)})
+    return found
+
+
+def _at_top(line: _Line, page_lines: list[_Line]) -> bool:
+    return line.bottom >= statistics.median(ln.bottom for ln in page_lines)
+
+
+def _paragraphs(lines: list[_Line]) -> list[tuple[str, tuple[int, int]]]:
+    """Paragraphs as (text, source span), with an empty paragraph where the page shows
+    paragraph spacing: the text releases' blank lines, which separate glossary entries."""
+    pitch = _pitch(lines)
+    lefts = sorted(ln.left for ln in lines)
+    rights = sorted(ln.right for ln in lines)
+    margin = rights[int(len(rights) * 0.95)]
+    column = margin - lefts[int(len(lefts) * 0.05)]
+    full = margin - 0.22 * column  # a wrapped line reaches at least this far right
+    out: list[tuple[str, tuple[int, int]]] = []
+    text = ""
+    previous = None
+    span = (0, 0)
+    for ln in lines:
+        if previous is not None and _continues(previous, ln, pitch, full):
+            text = _join(text, ln.text.strip())
+            span = (min(span[0], ln.number), max(span[1], ln.last))
+        else:
+            if previous is not None:
+                out.append((text, span))
+                if _spaced(previous, ln, pitch, text):
+                    out.append(("", (previous.number, previous.number)))
+            text, span = ln.text.strip(), (ln.number, ln.last)
+        previous = ln
+    if previous is not None:
+        out.append((text, span))
+    return out
+
+
+def _pitch(lines: list[_Line]) -> float:
+    gaps = [
+        round(a.bottom - b.bottom, 1)
+        for a, b in zip(lines, lines[1:])
+        if a.page == b.page and a.bottom > b.bottom
+    ]
+    return Counter(gaps).most_common(1)[0][0] if gaps else 12.0
+
+
+def _continues(above: _Line, line: _Line, pitch: float, full: float) -> bool:
+    text = line.text.lstrip()
+    if above.right < full or C.EXAMPLE.match(text):
+        return False
+    if line.page != above.page and _ENDS_SENTENCE.search(above.text) and line.right < full and C.is_term_like(text):
+        return False  # a glossary term at the top of a page
+    if line.page != above.page or line.left < above.left - 3:
+        return _OPENS_RULE.match(text) is None
+    return 0 < above.bottom - line.bottom <= 1.4 * pitch
+
+
+def _spaced(above: _Line, line: _Line, pitch: float, paragraph: str) -> bool:
+    if line.page != above.page:
+        # No gap to measure: only a glossary term alone at the foot of a page belongs with
+        # what follows.
+        return not (paragraph == above.text.strip() and C.is_term_like(paragraph))
+    return above.bottom - line.bottom > 1.4 * pitch
+
+
+def _join(text: str, more: str) -> str:
+    if text.endswith(tuple(_SOFT_HYPHENS)):
+        return text[:-1] + more
+    if text.endswith(("-", "\u2013", "\u2014")) and text[-2:-1].isalnum():
+        return text + more  # "state-" + "based", "903.6-" + "903.11": the CR's hyphens are real
+    return text + " " + more
