@@ -1,0 +1,517 @@
+"""The reStructuredText reader (docutils): the CR editions written for Sphinx.
+
+docutils parses the markup; this module only says what the CR's markup means:
+
+- a section titled with a rule number (`800.4` over `-----`) is a rule; its first paragraph is
+  the rule's text, and its lettered list (`a.`, `b.`, ...) holds the subrules `800.4a`, ... (a
+  list restarting at `m.` after `k.`, because the CR skips l and o, keeps its letters);
+- a section holding rules is a numbered section (`800. General`), and a section holding those
+  is a chapter (`8. Multiplayer Rules`); their numbers, left implicit by the edition, are the
+  numbers of the first rule inside;
+- `.. admonition:: Example` is an example, whatever its indentation;
+- `.. glossary::` is the glossary; `.. toctree::` lists the files of the edition, read in order
+  and numbered as one document;
+- `:ref:` roles and `seealso` blocks are references (Links), not text; `.. _label:` targets
+  name the section they precede;
+- undefined substitutions such as `|T|` are the CR's symbols, `{T}`;
+- `:ref:` pasted inside a word by a broken conversion (`the:ref:ore`) is repaired to `ref`,
+  with a diagnostic.
+
+The output lines have the shape of the official text release, so the block stage and the
+grammar read them as they read any text release.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crparse.decode import decode
+from crparse.diagnostics import Diagnostic
+from crparse.errors import CrparseError, RefusedInput
+from crparse.readers.base import Extract
+from crparse.readers.links import link_to_rule
+from crparse.tree.model import Link, SourceFile
+
+_RULE_TITLE = re.compile(r"(?P<number>\d{3}\.\d{1,3}[a-z]?)\.?(?:\s+(?P<title>\S.*))?")
+_DAMAGED_REF = re.compile(r":ref:(?!`)(?=\w)|(?<=\w):ref:(?!`)")
+_SUBSTITUTION = re.compile(r"(?<![|\w])\|(?P<name>[A-Za-z0-9/]{1,6})\|(?![|\w])")
+_DEFINED = re.compile(r"^\.\.\s+\|(?P<name>[^|]+)\|", re.MULTILINE)
+# The edition's converter replaced some cited titles by the cited number: `See rule 509, 509.)`
+# for `See rule 509, "Declare Blockers Step.")`, and `(see rule 716, "716")`.
+_TITLE_DAMAGE = re.compile(r"\b(?P<kind>rule|section) (?P<number>\d{3}), (?P<quote>\"?)(?P=number)(?P=quote)(?P<stop>\.?)(?P<after>\)|\s+[a-z]+|$)")
+_RUN_IN_EXAMPLE = re.compile(r"(?<=[.!?\")])\s+(?=Example:\s)")
+_NUMBER_IN_TEXT = re.compile(r"\b\d{3}(?:\.\d{1,3}[a-z]?)?\b")
+
+Span = tuple[int, int]
+
+
+def read(raw: bytes, path: str | None = None) -> Extract:
+    _register_sphinx_markup()
+    decoded = decode(raw)
+    files = [_File(path or "<input>", decoded.lines, 0)]
+    diagnostics = list(decoded.diagnostics)
+    main = _parse(decoded.text, files[0], diagnostics)
+    documents = [main]
+    for entry, line in _toctree_entries(main):
+        if path is None:
+            diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
+                                          f"toctree entry {entry!r} not read: the input has no file name to find it from"))
+            continue
+        child = Path(path).parent / (entry if entry.endswith(".rst") else entry + ".rst")
+        try:
+            child_decoded = decode(child.read_bytes())
+        except OSError as err:
+            diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r}: cannot read {child}: {err.strerror or err}"))
+            continue
+        except CrparseError as err:
+            diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r}: {err.message}"))
+            continue
+        offset = sum(len(f.lines) for f in files)
+        files.append(_File(str(child), child_decoded.lines, offset))
+        diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
+        documents.append(_parse(child_decoded.text, files[-1], diagnostics))
+
+    labels, titles = _labels(documents)
+    writer = _Writer(labels, titles, diagnostics)
+    for document, source in zip(documents, files):
+        writer.document(document, source)
+    source_text = [line for f in files for line in f.lines]
+    return Extract(
+        format="rst",
+        lines=writer.lines,
+        origin=writer.origin,
+        source_text=source_text,
+        encoding=decoded.encoding,
+        bom=decoded.bom,
+        line_endings=decoded.line_endings,
+        diagnostics=diagnostics,
+        links=writer.links,
+        files=tuple(SourceFile(f.path, f.offset + 1, len(f.lines)) for f in files) if len(files) > 1 else (),
+    )
+
+
+@dataclass
+class _File:
+    path: str
+    lines: list[str]
+    offset: int  # lines of the files before this one
+
+
+# -- parsing -----------------------------------------------------------------------------------
+
+_registered = False
+
+
+def _register_sphinx_markup() -> None:
+    """Teach docutils the Sphinx directives and roles the CR editions use."""
+    global _registered
+    if _registered:
+        return
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives, roles
+
+    class toctree(nodes.General, nodes.Element):
+        pass
+
+    class seealso(nodes.Admonition, nodes.Element):
+        pass
+
+    class glossary(nodes.General, nodes.Element):
+        pass
+
+    any_option = {name: directives.unchanged for name in (
+        "maxdepth", "caption", "name", "hidden", "glob", "titlesonly", "numbered", "includehidden", "reversed", "sorted")}
+
+    class TocTree(Directive):
+        has_content = True
+        option_spec = any_option
+
+        def run(self):
+            node = toctree()
+            node["entries"] = [(line.strip(), self.content_offset + i + 1) for i, line in enumerate(self.content) if line.strip()]
+            node.line = self.lineno
+            return [node]
+
+    class Container(Directive):
+        has_content = True
+        optional_arguments = 1
+        final_argument_whitespace = True
+        option_spec = {"sorted": directives.flag}
+        node_class: type = glossary
+
+        def run(self):
+            node = self.node_class()
+            node.line = self.lineno
+            if self.arguments:
+                node += nodes.paragraph(self.arguments[0], self.arguments[0])
+                node[-1].line = self.lineno
+            self.state.nested_parse(self.content, self.content_offset, node)
+            return [node]
+
+    class SeeAlso(Container):
+        node_class = seealso
+
+    def ref_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        match = re.fullmatch(r"(?s)(?P<title>.*?)\s*<(?P<label>[^<>]+)>", text)
+        title, label = (match["title"], match["label"]) if match else ("", text)
+        node = nodes.reference(rawtext, title or label, classes=["crparse-ref"])
+        node["label"] = label.strip()
+        node["explicit_title"] = bool(title)
+        return [node], []
+
+    directives.register_directive("toctree", TocTree)
+    directives.register_directive("glossary", Container)
+    directives.register_directive("seealso", SeeAlso)
+    roles.register_local_role("ref", ref_role)
+    globals().update(_toctree=toctree, _seealso=seealso, _glossary=glossary)
+    _registered = True
+
+
+def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
+    # so that no line moves.
+    defined = set(_DEFINED.findall(text))
+    symbols = sorted({m["name"] for m in _SUBSTITUTION.finditer(text)} - defined)
+    if symbols:
+        text += "\n\n" + "\n".join(f".. |{name}| replace:: {{{name}}}" for name in symbols) + "\n"
+    try:
+        document = publish_doctree(
+            text,
+            source_path=source.path,
+            settings_overrides={
+                "report_level": 5,
+                "halt_level": 5,
+                "warning_stream": io.StringIO(),
+                "file_insertion_enabled": False,
+                "raw_enabled": False,
+                "input_encoding": "unicode",
+                "_disable_config": True,
+                # A chapter file's one top-level section is a chapter, not the file's title.
+                "doctitle_xform": False,
+                "docinfo_xform": False,
+            },
+        )
+    except Exception as err:  # docutils raises plain exceptions for malformed markup
+        raise RefusedInput(f"cannot read this reStructuredText: {err}", line=getattr(err, "line", None)) from None
+    for message in document.findall(nodes.system_message):
+        if message["level"] >= 2:
+            line = message.get("line")
+            diagnostics.append(Diagnostic(line and line + source.offset, "warning", "rst-markup",
+                                          f"{Path(source.path).name}: {message.astext().splitlines()[0]}"))
+        message.parent.remove(message)
+    return document
+
+
+def _toctree_entries(document) -> list[tuple[str, int]]:
+    return [entry for node in document.findall(_toctree) for entry in node["entries"]]  # type: ignore[name-defined]
+
+
+def _labels(documents) -> tuple[dict[str, str], dict[str, str]]:
+    """label -> the number of the rule or section it names; section number -> its title."""
+    from docutils import nodes
+
+    found: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for document in documents:
+        for section in document.findall(nodes.section):
+            number = _section_number(section)
+            if number:
+                for name in section["names"] + section["ids"]:
+                    found.setdefault(name, number)
+                title = section.next_node(nodes.title).astext().strip()
+                if not _RULE_TITLE.fullmatch(title):
+                    titles.setdefault(number, title)
+    return found, titles
+
+
+def _section_number(section) -> str | None:
+    from docutils import nodes
+
+    title = section.next_node(nodes.title)
+    match = _RULE_TITLE.fullmatch(title.astext().strip()) if title is not None else None
+    if match:
+        return match["number"]
+    rules = [n for n in (_section_number(s) for s in section.findall(nodes.section) if s is not section) if n]
+    if not rules:
+        return None
+    first = rules[0].split(".")[0]
+    depth = 1 if any(_RULE_TITLE.fullmatch(c.next_node(nodes.title).astext().strip())
+                     for c in section.children if isinstance(c, nodes.section)) else 0
+    return first if depth else first[0]
+
+
+# -- writing CR-shaped lines ---------------------------------------------------------------------
+
+
+@dataclass
+class _Writer:
+    labels: dict[str, str]
+    titles: dict[str, str]
+    diagnostics: list[Diagnostic]
+    lines: list[str] = field(default_factory=list)
+    origin: list[Span] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    offset: int = 0
+
+    def emit(self, text: str, first: int, last: int | None = None, blank: bool = True) -> None:
+        first += self.offset
+        last = (last + self.offset) if last is not None else first
+        self.lines.append(text)
+        self.origin.append((first, max(first, last)))
+        if blank:
+            self.lines.append("")
+            self.origin.append((first, first))
+
+    def document(self, document, source: _File) -> None:
+        from docutils import nodes
+
+        self.offset = source.offset
+        for child in document.children:
+            if isinstance(child, nodes.title):
+                self.title(child)
+            else:
+                self.body(child, rule=None)
+
+    # Sections: chapters, numbered sections, rules, and unnumbered ones (Introduction, Credits).
+    def section(self, section) -> None:
+        from docutils import nodes
+
+        title = section.next_node(nodes.title)
+        text = self.inline(title).strip()
+        match = _RULE_TITLE.fullmatch(text)
+        explicit = section.document.nametypes if section.document is not None else {}
+        for name in section["names"]:
+            if explicit.get(name) and name in self.labels:
+                self.links.append(Link(title.line - 1 + self.offset, "label", name, name, self.labels[name]))
+        if match:
+            self.rule(section, title, match)
+            return
+        number = _section_number(section) or self.implicit_number(section)
+        self.emit(f"{number}. {text}" if number else text, title.line - 1, title.line)
+        for child in section.children:
+            if child is not title:
+                self.body(child, rule=None)
+
+    def implicit_number(self, section) -> str | None:
+        """A section with no rules of its own ("600. General") is numbered by its place in its
+        chapter: the chapter's sections are d00, d01, ... in order."""
+        from docutils import nodes
+
+        parent = section.parent
+        if not isinstance(parent, nodes.section):
+            return None
+        chapter = _section_number(parent)
+        if chapter is None or len(chapter) != 1:
+            return None
+        siblings = [c for c in parent.children if isinstance(c, nodes.section)]
+        return f"{int(chapter) * 100 + siblings.index(section)}"
+
+    def title(self, title) -> None:
+        self.emit(self.inline(title).strip(), max(1, title.line - 1), title.line)
+
+    def rule(self, section, title, match) -> None:
+        from docutils import nodes
+
+        number = match["number"]
+        body = [c for c in section.children if c is not title]
+        head = f"{number}." if "." not in number[4:] and not number[-1].isalpha() else number
+        first_line, last_line = title.line - 1, title.line
+        if match["title"]:
+            text = match["title"]
+        elif body and isinstance(body[0], nodes.paragraph):
+            paragraph = body.pop(0)
+            text = self.inline(paragraph)
+            last_line = _last_line(paragraph)
+        else:
+            text = ""
+        self.paragraph(f"{head} {text}".rstrip(), title, first_line, last_line)
+        for child in body:
+            self.body(child, rule=number)
+
+    def body(self, node, rule: str | None) -> None:
+        from docutils import nodes
+
+        if isinstance(node, nodes.section):
+            self.section(node)
+        elif isinstance(node, nodes.paragraph):
+            self.paragraph(self.inline(node), node)
+        elif isinstance(node, nodes.enumerated_list):
+            self.enumerated(node, rule)
+        elif isinstance(node, _seealso):  # type: ignore[name-defined]
+            self.seealso(node)
+        elif isinstance(node, nodes.admonition) or isinstance(node, nodes.Admonition):
+            self.admonition(node, rule)
+        elif isinstance(node, _glossary) or isinstance(node, nodes.definition_list):  # type: ignore[name-defined]
+            for child in node.children:
+                self.body(child, rule)
+        elif isinstance(node, nodes.definition_list_item):
+            self.definition(node)
+        elif isinstance(node, (nodes.literal_block, nodes.line_block, nodes.doctest_block)):
+            line = node.line or 1
+            for i, text in enumerate(node.astext().split("\n")):
+                if text.strip():
+                    self.emit(text, line + i, blank=False)
+            self.emit("", line, blank=False)
+        elif isinstance(node, (nodes.docinfo, nodes.field_list)):
+            for entry in node.children:
+                if isinstance(entry, nodes.field):
+                    name, value = entry.children[0].astext(), entry.children[1].astext()
+                else:  # docinfo's own elements: author, date, ...
+                    name, value = entry.tagname.capitalize(), entry.astext()
+                line = _first_line(entry)
+                self.emit(f"{name}: {' '.join(value.split())}", line, line + entry.rawsource.count("\n"))
+        elif isinstance(node, (nodes.target, nodes.substitution_definition, nodes.comment, _toctree)):  # type: ignore[name-defined]
+            return  # markup without text of its own: its lines become "markup" residue
+        elif isinstance(node, (nodes.Element,)) and node.children:
+            for child in node.children:
+                self.body(child, rule)
+        elif isinstance(node, nodes.Text) and node.astext().strip():
+            self.emit(node.astext(), 1)
+
+    def paragraph(self, text: str, node, first: int | None = None, last: int | None = None) -> None:
+        """A paragraph; an "Example:" run into it (the edition lost the line break before some
+        examples) is split off, as the text release prints it."""
+        first = node.line if first is None else first
+        last = _last_line(node) if last is None else last
+        parts = _RUN_IN_EXAMPLE.split(text)
+        for i, part in enumerate(parts):
+            self.emit(part, first, last)
+        if len(parts) > 1:
+            self.diagnostics.append(Diagnostic(first + self.offset, "info", "rst-run-in-example",
+                                               f"{len(parts) - 1} example(s) run into the paragraph before; split off"))
+
+    def enumerated(self, node, rule: str | None) -> None:
+        from docutils import nodes
+
+        start = node.get("start", 1)
+        lettered = node.get("enumtype") == "loweralpha" and rule is not None
+        for i, item in enumerate(node.children):
+            if not isinstance(item, nodes.list_item):
+                continue
+            if lettered:
+                marker = rule + chr(ord("a") + start - 1 + i)
+            else:
+                marker = _enumerator(node, start + i)
+            children = list(item.children)
+            if children and isinstance(children[0], nodes.paragraph):
+                paragraph = children.pop(0)
+                self.paragraph(f"{marker} {self.inline(paragraph)}", paragraph, item.line or paragraph.line, _last_line(paragraph))
+            else:
+                self.emit(marker, item.line or 1)
+            for child in children:
+                self.body(child, rule)
+
+    def admonition(self, node, rule: str | None) -> None:
+        from docutils import nodes
+
+        title = node.next_node(nodes.title)
+        label = self.inline(title).strip() if title is not None else node.tagname.capitalize()
+        paragraphs = [c for c in node.children if c is not title]
+        first = True
+        for child in paragraphs:
+            if first and isinstance(child, nodes.paragraph):
+                self.emit(f"{label}: {self.inline(child)}", node.line or child.line, _last_line(child))
+                first = False
+            else:
+                self.body(child, rule)
+
+    def definition(self, item) -> None:
+        from docutils import nodes
+
+        for child in item.children:
+            if isinstance(child, nodes.term):
+                self.emit(self.inline(child), child.line or item.line, blank=False)
+            elif isinstance(child, nodes.definition):
+                for block in child.children:
+                    if isinstance(block, nodes.paragraph):
+                        self.emit(self.inline(block), block.line, _last_line(block), blank=False)
+                    elif isinstance(block, nodes.enumerated_list):
+                        for i, sense in enumerate(block.children):
+                            self.emit(f"{_enumerator(block, block.get('start', 1) + i)} {self.inline(sense)}",
+                                      sense.line or block.line, blank=False)
+                    else:
+                        self.body(block, None)
+        self.emit("", item.line or 1, blank=False)
+
+    def seealso(self, node) -> None:
+        """A `seealso` block is a list of references: kept as Links, not as rule text."""
+        from docutils import nodes
+
+        line = (node.line or 1) + self.offset
+        refs = list(node.findall(lambda n: isinstance(n, nodes.reference) and "crparse-ref" in n["classes"]))
+        for ref in refs:
+            label = ref["label"]
+            self.links.append(Link(line, "seealso", ref.astext(), label, self.labels.get(label) or link_to_rule(label)))
+        if not refs:
+            for match in _NUMBER_IN_TEXT.finditer(node.astext()):
+                self.links.append(Link(line, "seealso", match[0], match[0], match[0]))
+
+    def inline(self, node) -> str:
+        """The text of an element, inline markup removed, `:ref:` roles resolved."""
+        from docutils import nodes
+
+        out: list[str] = []
+        for child in node.children:
+            if isinstance(child, nodes.Text):
+                out.append(self.repaired(child.astext(), node))
+            elif isinstance(child, nodes.reference) and "crparse-ref" in child["classes"]:
+                label = child["label"]
+                target = self.labels.get(label) or link_to_rule(label)
+                text = child.astext() if child["explicit_title"] or target is None else target
+                self.links.append(Link(_first_line(node) + self.offset, "ref", text, label, target))
+                out.append(text)
+            elif isinstance(child, nodes.Element):
+                out.append(self.inline(child))
+        return " ".join("".join(out).split("\n")) if out else ""
+
+    def repaired(self, text: str, node) -> str:
+        if ", " in text:
+            text = _TITLE_DAMAGE.sub(lambda m: self.retitled(m, node), text)
+        if ":ref:" not in text or not _DAMAGED_REF.search(text):
+            return text
+        line = _first_line(node) + self.offset
+        for word in re.findall(r"\w*:ref:\w*", text):
+            self.diagnostics.append(Diagnostic(line, "info", "rst-ref-damage",
+                                               f"{word!r} repaired to {word.replace(':ref:', 'ref')!r}"))
+        return _DAMAGED_REF.sub("ref", text)
+
+    def retitled(self, match: re.Match, node) -> str:
+        title = self.titles.get(match["number"])
+        if title is None:
+            return match[0]
+        after = match["after"]
+        if match["quote"]:
+            punctuation = ""
+        else:
+            punctuation = "," if after.strip()[:1].isalpha() else "."
+        fixed = f'{match["kind"]} {match["number"]}, "{title}{punctuation}"{match["stop"] if match["quote"] else ""}{after}'
+        self.diagnostics.append(Diagnostic(_first_line(node) + self.offset, "info", "rst-title-damage",
+                                           f"{match[0].strip()!r} repaired to {fixed.strip()!r} (the cited title was replaced by its number)"))
+        return fixed
+
+
+def _enumerator(node, value: int) -> str:
+    kind = node.get("enumtype", "arabic")
+    if kind == "loweralpha":
+        text = chr(ord("a") + value - 1)
+    elif kind == "upperalpha":
+        text = chr(ord("A") + value - 1)
+    else:
+        text = str(value)
+    return f"{node.get('prefix', '')}{text}{node.get('suffix', '.')}"
+
+
+def _first_line(node) -> int:
+    while node is not None and node.line is None:
+        node = node.parent
+    return node.line if node is not None else 1
+
+
+def _last_line(node) -> int:
+    return _first_line(node) + node.rawsource.count("\n") if node.rawsource else _first_line(node)
