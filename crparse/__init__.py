@@ -8,7 +8,7 @@
 
 from crparse.diagnostics import Diagnostic
 from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
-from crparse.pipeline import parse
+from crparse.pipeline import parse, source_lines
 from crparse.tree.model import (
     Block,
     ContentsEntry,
@@ -17,6 +17,7 @@ from crparse.tree.model import (
     Fragment,
     GlossaryEntry,
     IndexEntry,
+    Link,
     Region,
     Residue,
     Rule,
@@ -37,6 +38,7 @@ __all__ = [
     "Fragment",
     "GlossaryEntry",
     "IndexEntry",
+    "Link",
     "RefusedInput",
     "Region",
     "Residue",
@@ -44,4 +46,5 @@ __all__ = [
     "Source",
     "UnsupportedFormat",
     "parse",
+    "source_lines",
 ]

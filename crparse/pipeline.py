@@ -54,6 +54,20 @@ def parse(source: SourceLike, *, path: str | None = None, format: str | None = N
         raise err.located(path)
 
 
+def source_lines(source: SourceLike, *, format: str | None = None) -> list[str]:
+    """The lines that a parse's line numbers refer to: the decoded input for text formats, the
+    extracted text for HTML, DOCX, PDF and RTF (what `crparse text` prints)."""
+    path = str(source) if isinstance(source, os.PathLike) or isinstance(source, str) else None
+    try:
+        raw = Path(source).read_bytes() if path is not None else source
+    except OSError as err:
+        raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+    try:
+        return read(raw, path, format).source_lines
+    except CrparseError as err:
+        raise err.located(path)
+
+
 @contextmanager
 def _collector_paused():
     """A parse allocates tens of thousands of small, acyclic objects; letting the cyclic

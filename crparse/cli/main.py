@@ -17,6 +17,7 @@ import crparse
 from crparse.errors import CrparseError
 from crparse.readers import FORMATS
 from crparse.writers.json import dumps, schema
+from crparse.readers.rst import toctree_files
 from crparse.writers.summary import summary
 
 EXIT_OK = 0
@@ -38,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="list every diagnostic, info included")
     p.set_defaults(run=_parse)
 
+    t = commands.add_parser("text", help="print the source lines a document's line numbers refer to")
+    t.add_argument("path", metavar="PATH")
+    t.add_argument("--format", choices=FORMATS, help="the input format (default: detected from the content)")
+    t.add_argument("-n", "--number", action="store_true", help="number the lines")
+    t.set_defaults(run=_text)
+
     s = commands.add_parser("schema", help="print the JSON Schema of the parse output")
     s.set_defaults(run=_schema)
     return parser
@@ -52,6 +59,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+
+
+def _text(args) -> int:
+    try:
+        lines = crparse.source_lines(Path(args.path), format=args.format)
+    except CrparseError as err:
+        print(err, file=sys.stderr)
+        return EXIT_REFUSED
+    for number, line in enumerate(lines, 1):
+        print(f"{number:6d}\t{line}" if args.number else line)
+    return EXIT_OK
 
 
 def _schema(args) -> int:
@@ -91,13 +109,17 @@ def _parse(args) -> int:
 
 
 def _expand(paths: Sequence[str]) -> Iterator[str]:
+    """Files to parse. In a directory, the files a reST `index.rst` lists in its toctree are
+    parts of that one document: the index is parsed (and follows them), they are not parsed
+    on their own."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                included = toctree_files(Path(root) / "index.rst") if "index.rst" in names else set()
                 for name in sorted(names):
-                    if not name.startswith("."):
+                    if not name.startswith(".") and name not in included:
                         yield str(Path(root) / name)
         else:
             yield raw  # a missing file is reported by parse, with its name

@@ -145,9 +145,11 @@ def _register_sphinx_markup() -> None:
         def run(self):
             node = self.node_class()
             node.line = self.lineno
-            if self.arguments:
-                node += nodes.paragraph(self.arguments[0], self.arguments[0])
+            if self.arguments:  # `.. seealso:: :ref:`label``: inline markup, parsed as such
+                inline, messages = self.state.inline_text(self.arguments[0], self.lineno)
+                node += nodes.paragraph(self.arguments[0], "", *inline)
                 node[-1].line = self.lineno
+                node += messages
             self.state.nested_parse(self.content, self.content_offset, node)
             return [node]
 
@@ -466,6 +468,10 @@ class _Writer:
                 text = child.astext() if child["explicit_title"] or target is None else target
                 self.links.append(Link(_first_line(node) + self.offset, "ref", text, label, target))
                 out.append(text)
+            elif isinstance(child, nodes.reference) and child.get("refuri"):
+                text = self.inline(child)
+                self.links.append(Link(_first_line(node) + self.offset, "link", text, child["refuri"], link_to_rule(child["refuri"]) if child["refuri"].startswith("#") else None))
+                out.append(text)
             elif isinstance(child, nodes.Element):
                 out.append(self.inline(child))
         return " ".join("".join(out).split("\n")) if out else ""
@@ -515,3 +521,22 @@ def _first_line(node) -> int:
 
 def _last_line(node) -> int:
     return _first_line(node) + node.rawsource.count("\n") if node.rawsource else _first_line(node)
+
+
+_TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
+
+
+def toctree_files(index: Path) -> set[str]:
+    """The file names an `index.rst` lists in its toctrees (for a directory walk, which must
+    not parse them a second time on their own)."""
+    try:
+        text = index.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    names = set()
+    for block in _TOCTREE.findall(text + "\n"):
+        for line in block.splitlines():
+            entry = line.strip()
+            if entry and not entry.startswith(":"):
+                names.add(entry if entry.endswith(".rst") else entry + ".rst")
+    return names

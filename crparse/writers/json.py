@@ -12,7 +12,7 @@ from importlib import resources
 
 from crparse.tree.model import Document, Example
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: source.files, links
 
 
 def _example(ex: Example) -> dict:
@@ -32,6 +32,7 @@ def document_to_dict(doc: Document) -> dict:
             "sha256": src.sha256,
             "size": src.size,
             "lines": src.lines,
+            "files": [{"path": f.path, "first_line": f.first_line, "lines": f.lines} for f in src.files],
         },
         "title": doc.title,
         "effective_date": doc.effective_date,
@@ -77,6 +78,9 @@ def document_to_dict(doc: Document) -> dict:
             {"line": r.line, "end_line": r.end_line or r.line, "text": r.text, "reason": r.reason} for r in doc.residue
         ],
         "diagnostics": [d.to_dict() for d in doc.diagnostics],
+        "links": [
+            {"line": k.line, "kind": k.kind, "text": k.text, "target": k.target, "rule": k.rule} for k in doc.links
+        ],
     }
 
 

@@ -11,7 +11,13 @@ def summary(doc: Document, *, verbose: bool = False) -> str:
     src = doc.source
     c = doc.counts()
     encoding = src.encoding + (" with BOM" if src.bom else "")
-    out = [f"{src.path or '<input>'}: {src.format}, {encoding}, {src.line_endings} line endings, {src.lines} lines"]
+    if src.line_endings == "none":  # HTML, DOCX, PDF, RTF: lines of the extracted text
+        head = f"{src.format}, {encoding}, {src.lines} lines of extracted text"
+    else:
+        head = f"{src.format}, {encoding}, {src.line_endings} line endings, {src.lines} lines"
+    if src.files:
+        head += f" in {len(src.files)} files"
+    out = [f"{src.path or '<input>'}: {head}"]
     out.append(f"  title: {doc.title or '-'}")
     out.append(f"  effective date: {doc.effective_date or 'not stated'}")
     if doc.fragment is not None:
