@@ -69,3 +69,14 @@ def _strings(value):
     elif isinstance(value, list):
         for v in value:
             yield from _strings(v)
+
+
+def without_rst_markup(source: str) -> str:
+    """reST source with the markup that is not words of the document taken out, for the
+    every-word check: list letters (they become subrule numbers), directive names, escaped
+    spaces and link underscores, the damaged ":ref:" (repaired into words), and the numbers a
+    converter put in place of cited titles (repaired into the titles)."""
+    source = re.sub(r"(?m)^\s*[a-z]\.\s", " ", source.replace(":ref:", " ref "))
+    source = re.sub(r"\b(\d{3}), \"?\1\b", r"\1", source)
+    source = re.sub(r"(?m)^\s*\.\. [a-z]+::.*$", "", source).replace("`_", "`")
+    return re.sub(r"[*`]*\\ ", "", source)

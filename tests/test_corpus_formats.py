@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 
 import crparse
-from conftest import corpus_dir, lost_words
+from conftest import corpus_dir, lost_words, without_rst_markup
 
 pytestmark = pytest.mark.corpus
 
@@ -74,11 +74,5 @@ def test_rst_edition_gives_the_tree_of_its_text_release(corpus):
     assert len(doc.glossary) == len(reference.glossary)
     assert doc.effective_date == reference.effective_date == "2011-07-15"
     assert not [d for d in doc.diagnostics if d.code == "unaccounted-lines"]
-    # every word of the edition is kept, but for the markup: list letters (subrule numbers now),
-    # directive names, escaped spaces and link underscores, the damaged ":ref:" (repaired into
-    # words) and the numbers standing in for cited titles
-    source = "\n".join(crparse.source_lines(corpus / "rst" / "2011-07-15" / "index.rst"))
-    source = re.sub(r"(?m)^\s*[a-z]\.\s", " ", source.replace(":ref:", " ref "))
-    source = re.sub(r"\b(\d{3}), \"?\1\b", r"\1", source)
-    source = re.sub(r"(?m)^\s*\.\. [a-z]+::.*$", "", source).replace("\\ ", "").replace("`_", "`")
+    source = without_rst_markup("\n".join(crparse.source_lines(corpus / "rst" / "2011-07-15" / "index.rst")))
     assert not lost_words(doc, source)
