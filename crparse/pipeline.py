@@ -39,17 +39,10 @@ def parse(source: SourceLike, *, path: str | None = None, format: str | None = N
     decoded text (a str with at least one line break). `format` overrides detection ("text").
     Raises RefusedInput (not a CR: empty, binary, another document) or UnsupportedFormat.
     """
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
-        path = str(source)
-        try:
-            data: bytes | str = Path(source).read_bytes()
-        except OSError as err:
-            raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
-    else:
-        data = source
+    raw, path = _load(source, path)
     try:
         with _collector_paused():
-            return _parse(data, path, format)
+            return _parse(raw, path, format)
     except CrparseError as err:
         raise err.located(path)
 
@@ -57,11 +50,7 @@ def parse(source: SourceLike, *, path: str | None = None, format: str | None = N
 def source_lines(source: SourceLike, *, format: str | None = None) -> list[str]:
     """The lines that a parse's line numbers refer to: the decoded input for text formats, the
     extracted text for HTML, DOCX, PDF and RTF (what `crparse text` prints)."""
-    path = str(source) if isinstance(source, os.PathLike) or isinstance(source, str) else None
-    try:
-        raw = Path(source).read_bytes() if path is not None else source
-    except OSError as err:
-        raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+    raw, path = _load(source, None)
     try:
         return read(raw, path, format).source_lines
     except CrparseError as err:
@@ -82,15 +71,25 @@ def _collector_paused():
             gc.enable()
 
 
+def _load(source: SourceLike, path: str | None) -> tuple[bytes, str | None]:
+    """The raw bytes of `source` and the path they came from. Text given as str is read as
+    UTF-8 bytes, to go through the same decoder and line splitting as a file."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
+        path = str(source)
+        try:
+            return Path(source).read_bytes(), path
+        except OSError as err:
+            raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+    return (source.encode("utf-8") if isinstance(source, str) else source), path
+
+
 def _is_path(text: str) -> bool:
     # A document has lines; a name does not. (A mistyped name is then reported as missing,
     # rather than parsed as a one-line document and refused for having no rules.)
     return "\n" not in text and "\r" not in text
 
 
-def _parse(data: bytes | str, path: str | None, format: str | None) -> Document:
-    # Text given as str goes through the same decoder (as UTF-8), for the same line splitting.
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     extract = read(raw, path, format)
     lines = extract.lines
     hard_wrapped = is_hard_wrapped(lines)

@@ -347,7 +347,7 @@ class _Writer:
             self.enumerated(node, rule)
         elif isinstance(node, _seealso):  # type: ignore[name-defined]
             self.seealso(node)
-        elif isinstance(node, nodes.admonition) or isinstance(node, nodes.Admonition):
+        elif isinstance(node, nodes.Admonition):
             self.admonition(node, rule)
         elif isinstance(node, _glossary) or isinstance(node, nodes.definition_list):  # type: ignore[name-defined]
             for child in node.children:
