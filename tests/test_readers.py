@@ -263,3 +263,9 @@ def test_format_override():
     # seed 002 read as plain text still has its rules: the Markdown markup stays as text
     doc = crparse.parse(SEEDS["002"], format="text")
     assert doc.source.format == "text" and len(numbers(doc)) == 28
+
+
+def test_rst_nodes_without_line_numbers_do_not_crash():
+    # found by hypothesis: an underlined rule number over a transition, read as reST
+    with pytest.raises(crparse.RefusedInput):
+        crparse.parse(b"100.1a\n" + b"-" * 78 + b"\n" + b"-" * 78 + b"\n")

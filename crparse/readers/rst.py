@@ -290,12 +290,12 @@ class _Writer:
         explicit = section.document.nametypes if section.document is not None else {}
         for name in section["names"]:
             if explicit.get(name) and name in self.labels:
-                self.links.append(Link(title.line - 1 + self.offset, "label", name, name, self.labels[name]))
+                self.links.append(Link(_first_line(title) - 1 + self.offset, "label", name, name, self.labels[name]))
         if match:
             self.rule(section, title, match)
             return
         number = _section_number(section) or self.implicit_number(section)
-        self.emit(f"{number}. {text}" if number else text, title.line - 1, title.line)
+        self.emit(f"{number}. {text}" if number else text, _first_line(title) - 1, _first_line(title))
         for child in section.children:
             if child is not title:
                 self.body(child, rule=None)
@@ -315,7 +315,7 @@ class _Writer:
         return f"{int(chapter) * 100 + siblings.index(section)}"
 
     def title(self, title) -> None:
-        self.emit(self.inline(title).strip(), max(1, title.line - 1), title.line)
+        self.emit(self.inline(title).strip(), max(1, _first_line(title) - 1), _first_line(title))
 
     def rule(self, section, title, match) -> None:
         from docutils import nodes
@@ -323,7 +323,7 @@ class _Writer:
         number = match["number"]
         body = [c for c in section.children if c is not title]
         head = f"{number}." if "." not in number[4:] and not number[-1].isalpha() else number
-        first_line, last_line = title.line - 1, title.line
+        first_line, last_line = _first_line(title) - 1, _first_line(title)
         if match["title"]:
             text = match["title"]
         elif body and isinstance(body[0], nodes.paragraph):
@@ -355,7 +355,7 @@ class _Writer:
         elif isinstance(node, nodes.definition_list_item):
             self.definition(node)
         elif isinstance(node, (nodes.literal_block, nodes.line_block, nodes.doctest_block)):
-            line = node.line or 1
+            line = _first_line(node)
             for i, text in enumerate(node.astext().split("\n")):
                 if text.strip():
                     self.emit(text, line + i, blank=False)
@@ -379,7 +379,7 @@ class _Writer:
     def paragraph(self, text: str, node, first: int | None = None, last: int | None = None) -> None:
         """A paragraph; an "Example:" run into it (the edition lost the line break before some
         examples) is split off, as the text release prints it."""
-        first = node.line if first is None else first
+        first = _first_line(node) if first is None else first
         last = _last_line(node) if last is None else last
         parts = _RUN_IN_EXAMPLE.split(text)
         for i, part in enumerate(parts):
@@ -403,9 +403,9 @@ class _Writer:
             children = list(item.children)
             if children and isinstance(children[0], nodes.paragraph):
                 paragraph = children.pop(0)
-                self.paragraph(f"{marker} {self.inline(paragraph)}", paragraph, item.line or paragraph.line, _last_line(paragraph))
+                self.paragraph(f"{marker} {self.inline(paragraph)}", paragraph, _first_line(item), _last_line(paragraph))
             else:
-                self.emit(marker, item.line or 1)
+                self.emit(marker, _first_line(item))
             for child in children:
                 self.body(child, rule)
 
@@ -418,7 +418,7 @@ class _Writer:
         first = True
         for child in paragraphs:
             if first and isinstance(child, nodes.paragraph):
-                self.emit(f"{label}: {self.inline(child)}", node.line or child.line, _last_line(child))
+                self.emit(f"{label}: {self.inline(child)}", _first_line(node), _last_line(child))
                 first = False
             else:
                 self.body(child, rule)
@@ -428,24 +428,24 @@ class _Writer:
 
         for child in item.children:
             if isinstance(child, nodes.term):
-                self.emit(self.inline(child), child.line or item.line, blank=False)
+                self.emit(self.inline(child), _first_line(child), blank=False)
             elif isinstance(child, nodes.definition):
                 for block in child.children:
                     if isinstance(block, nodes.paragraph):
-                        self.emit(self.inline(block), block.line, _last_line(block), blank=False)
+                        self.emit(self.inline(block), _first_line(block), _last_line(block), blank=False)
                     elif isinstance(block, nodes.enumerated_list):
                         for i, sense in enumerate(block.children):
                             self.emit(f"{_enumerator(block, block.get('start', 1) + i)} {self.inline(sense)}",
-                                      sense.line or block.line, blank=False)
+                                      _first_line(sense), blank=False)
                     else:
                         self.body(block, None)
-        self.emit("", item.line or 1, blank=False)
+        self.emit("", _first_line(item), blank=False)
 
     def seealso(self, node) -> None:
         """A `seealso` block is a list of references: kept as Links, not as rule text."""
         from docutils import nodes
 
-        line = (node.line or 1) + self.offset
+        line = _first_line(node) + self.offset
         refs = list(node.findall(lambda n: isinstance(n, nodes.reference) and "crparse-ref" in n["classes"]))
         for ref in refs:
             label = ref["label"]
@@ -514,6 +514,7 @@ def _enumerator(node, value: int) -> str:
 
 
 def _first_line(node) -> int:
+    """The node's line, or its nearest ancestor's: docutils leaves `line` unset on some nodes."""
     while node is not None and node.line is None:
         node = node.parent
     return node.line if node is not None else 1
