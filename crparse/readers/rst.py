@@ -74,8 +74,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
         documents.append(_parse(child_decoded.text, files[-1], diagnostics))
 
-    labels, titles = _labels(documents)
-    writer = _Writer(labels, titles, diagnostics)
+    numbers = _section_numbers(documents)
+    labels, titles = _labels(documents, numbers)
+    writer = _Writer(numbers, labels, titles, diagnostics)
     for document, source in zip(documents, files):
         writer.document(document, source)
     source_text = [line for f in files for line in f.lines]
@@ -214,7 +215,31 @@ def _toctree_entries(document) -> list[tuple[str, int]]:
     return [entry for node in document.findall(_toctree) for entry in node["entries"]]  # type: ignore[name-defined]
 
 
-def _labels(documents) -> tuple[dict[str, str], dict[str, str]]:
+def _section_numbers(documents) -> dict[int, str]:
+    """id(section) -> its number: a rule's from its title; a numbered section's (`800`) or a
+    chapter's (`8`) from the first numbered section inside. Each computed once, innermost first."""
+    from docutils import nodes
+
+    numbers: dict[int, str] = {}
+    for document in documents:
+        # Reversed document order visits every section after all the sections inside it.
+        for section in reversed(list(document.findall(nodes.section))):
+            title = _title_text(section)
+            match = _RULE_TITLE.fullmatch(title)
+            if match:
+                numbers[id(section)] = match["number"]
+                continue
+            children = [c for c in section.children if isinstance(c, nodes.section)]
+            first = next((numbers[id(c)] for c in children if id(c) in numbers), None)
+            if first is None:
+                continue
+            first = first.split(".")[0]
+            holds_rules = any(_RULE_TITLE.fullmatch(_title_text(c)) for c in children)
+            numbers[id(section)] = first if holds_rules else first[0]
+    return numbers
+
+
+def _labels(documents, numbers: dict[int, str]) -> tuple[dict[str, str], dict[str, str]]:
     """label -> the number of the rule or section it names; section number -> its title."""
     from docutils import nodes
 
@@ -222,30 +247,21 @@ def _labels(documents) -> tuple[dict[str, str], dict[str, str]]:
     titles: dict[str, str] = {}
     for document in documents:
         for section in document.findall(nodes.section):
-            number = _section_number(section)
+            number = numbers.get(id(section))
             if number:
                 for name in section["names"] + section["ids"]:
                     found.setdefault(name, number)
-                title = section.next_node(nodes.title).astext().strip()
+                title = _title_text(section)
                 if not _RULE_TITLE.fullmatch(title):
                     titles.setdefault(number, title)
     return found, titles
 
 
-def _section_number(section) -> str | None:
+def _title_text(section) -> str:
     from docutils import nodes
 
     title = section.next_node(nodes.title)
-    match = _RULE_TITLE.fullmatch(title.astext().strip()) if title is not None else None
-    if match:
-        return match["number"]
-    rules = [n for n in (_section_number(s) for s in section.findall(nodes.section) if s is not section) if n]
-    if not rules:
-        return None
-    first = rules[0].split(".")[0]
-    depth = 1 if any(_RULE_TITLE.fullmatch(c.next_node(nodes.title).astext().strip())
-                     for c in section.children if isinstance(c, nodes.section)) else 0
-    return first if depth else first[0]
+    return title.astext().strip() if title is not None else ""
 
 
 # -- writing CR-shaped lines ---------------------------------------------------------------------
@@ -253,6 +269,7 @@ def _section_number(section) -> str | None:
 
 @dataclass
 class _Writer:
+    numbers: dict[int, str]  # id(section) -> number, from _section_numbers
     labels: dict[str, str]
     titles: dict[str, str]
     diagnostics: list[Diagnostic]
@@ -294,7 +311,7 @@ class _Writer:
         if match:
             self.rule(section, title, match)
             return
-        number = _section_number(section) or self.implicit_number(section)
+        number = self.numbers.get(id(section)) or self.implicit_number(section)
         self.emit(f"{number}. {text}" if number else text, _first_line(title) - 1, _first_line(title))
         for child in section.children:
             if child is not title:
@@ -308,7 +325,7 @@ class _Writer:
         parent = section.parent
         if not isinstance(parent, nodes.section):
             return None
-        chapter = _section_number(parent)
+        chapter = self.numbers.get(id(parent))
         if chapter is None or len(chapter) != 1:
             return None
         siblings = [c for c in parent.children if isinstance(c, nodes.section)]
@@ -322,7 +339,7 @@ class _Writer:
 
         number = match["number"]
         body = [c for c in section.children if c is not title]
-        head = f"{number}." if "." not in number[4:] and not number[-1].isalpha() else number
+        head = number if number[-1].isalpha() else number + "."  # "800.4." and "800.4a", as printed
         first_line, last_line = _first_line(title) - 1, _first_line(title)
         if match["title"]:
             text = match["title"]
