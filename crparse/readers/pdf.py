@@ -87,6 +87,7 @@ def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
         raise RefusedInput(f"cannot read this PDF file: {err}") from None
     source: list[str] = []
     lines: list[_Line] = []
+    page_index = 0
     try:
         for page_index in range(len(document)):
             page = document[page_index]
@@ -113,7 +114,7 @@ def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
             textpage.close()
             page.close()
     except Exception as err:
-        raise RefusedInput(f"cannot read this PDF file: page {len(lines) and lines[-1].page + 1}: {err}") from None
+        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {err}") from None
     finally:
         document.close()
     return source, lines

@@ -34,17 +34,16 @@ def read(raw: bytes, path: str | None = None) -> Extract:
 
 def split_fused(lines: list[str]) -> tuple[list[str], list[tuple[int, int]] | None]:
     """`lines` with fused heading+rule lines split; the origin map only when something was split."""
-    fused = [i for i, line in enumerate(lines) if "  " in line and _is_fused(line)]
+    fused = [(i, match) for i, line in enumerate(lines) if "  " in line and (match := _fused(line))]
     if not fused:
         return lines, None
     out: list[str] = []
     origin: list[tuple[int, int]] = []
     at = 0
-    for i in fused:
+    for i, match in fused:
         for j in range(at, i):
             out.append(lines[j])
             origin.append((j + 1, j + 1))
-        match = _FUSED.fullmatch(lines[i])
         out += [match["head"], "  " + match["rule"]]
         origin += [(i + 1, i + 1)] * 2
         at = i + 1
@@ -54,9 +53,10 @@ def split_fused(lines: list[str]) -> tuple[list[str], list[tuple[int, int]] | No
     return out, origin
 
 
-def _is_fused(line: str) -> bool:
+def _fused(line: str) -> re.Match | None:
+    """The heading and the rule of a fused line; None for any other line."""
     match = _FUSED.fullmatch(line)
     if match is None:
-        return False
+        return None
     head = re.sub(r"^[ \t]*\d{1,3}(?:\.|[ \t]+-)[ \t]+", "", match["head"])
-    return C.is_title_like(head)
+    return match if C.is_title_like(head) else None

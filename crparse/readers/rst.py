@@ -391,7 +391,7 @@ class _Writer:
             for child in node.children:
                 self.body(child, rule)
         elif isinstance(node, nodes.Text) and node.astext().strip():
-            self.emit(node.astext(), 1)
+            self.emit(node.astext(), _first_line(node.parent))
 
     def paragraph(self, text: str, node, first: int | None = None, last: int | None = None) -> None:
         """A paragraph; an "Example:" run into it (the edition lost the line break before some
@@ -399,7 +399,7 @@ class _Writer:
         first = _first_line(node) if first is None else first
         last = _last_line(node) if last is None else last
         parts = _RUN_IN_EXAMPLE.split(text)
-        for i, part in enumerate(parts):
+        for part in parts:
             self.emit(part, first, last)
         if len(parts) > 1:
             self.diagnostics.append(Diagnostic(first + self.offset, "info", "rst-run-in-example",
