@@ -30,7 +30,7 @@ import crparse
 from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped
 from crparse.blocks.tokenize import tokenize
 from crparse.decode import decode
-from crparse.readers import read_lines
+from crparse.readers import read
 from crparse.tree.build import build
 from crparse.tree.checks import check_numbering
 
@@ -64,8 +64,7 @@ def bare_scan(path: Path) -> int:
 
 def stages(path: Path, repeat: int) -> dict[str, float]:
     raw = path.read_bytes()
-    decoded = decode(raw)
-    lines = read_lines(decoded)
+    lines = read(raw, str(path)).lines
     wrapped = is_hard_wrapped(lines)
     first = find_first_rule(lines, wrapped)
     regions = find_regions(lines, first, wrapped)
@@ -73,9 +72,8 @@ def stages(path: Path, repeat: int) -> dict[str, float]:
     parts = build(tokens.blocks)
     return {
         "decode": median_ms(lambda: decode(raw), repeat),
-        "lines+regions": median_ms(
-            lambda: find_regions(read_lines(decoded), first, is_hard_wrapped(lines)), repeat
-        ),
+        "read (decode + plain-text reader)": median_ms(lambda: read(raw, str(path)), repeat),
+        "regions": median_ms(lambda: find_regions(lines, first, is_hard_wrapped(lines)), repeat),
         "tokenize": median_ms(lambda: tokenize(lines, regions), repeat),
         "grammar+tree": median_ms(lambda: build(tokens.blocks), repeat),
         "checks": median_ms(lambda: check_numbering(parts.rules, fragment=False), repeat),
