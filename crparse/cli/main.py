@@ -1,7 +1,8 @@
 """The command line: a thin layer over the library API.
 
-Exit status: 0 when every input parsed (warnings allowed), 2 when any input was refused or
-could not be read (not a CR, unsupported format, missing file), 3 on an internal error.
+Exit status: 0 when every input parsed (warnings allowed), 1 when `refs --broken` or
+`cite-check` found something to report, 2 when any input was refused or could not be read (not
+a CR, unsupported format, missing file), 3 on an internal error.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import crparse
 from crparse.errors import CrparseError
+from crparse.cli import refs
 from crparse.readers import FORMATS
 from crparse.writers.json import dumps, schema
 from crparse.readers.rst import toctree_files
@@ -47,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = commands.add_parser("schema", help="print the JSON Schema of the parse output")
     s.set_defaults(run=_schema)
+
+    refs.add_commands(commands)
     return parser
 
 

@@ -10,16 +10,50 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from crparse.refs.model import Cited, Reference
+from crparse.refs.resolve import references as find_references
 from crparse.tree.model import Document, Example
 
-SCHEMA_VERSION = "1.1"  # 1.1: source.files, links
+SCHEMA_VERSION = "1.2"  # 1.1: source.files, links; 1.2: references
 
 
 def _example(ex: Example) -> dict:
     return {"text": ex.text, "line": ex.line, "end_line": ex.end_line, "label": ex.label, "changed": ex.changed}
 
 
-def document_to_dict(doc: Document) -> dict:
+def _cited(c: Cited) -> dict:
+    return {
+        "text": c.text,
+        "kind": c.kind,
+        "first": c.first,
+        "last": c.last,
+        "nodes": list(c.nodes),
+        "status": c.status,
+        "title": c.title,
+        "title_matches": c.title_matches,
+    }
+
+
+def reference_to_dict(r: Reference) -> dict:
+    return {
+        "source": r.source,
+        "field": r.field,
+        "example": r.example,
+        "line": r.line,
+        "start": r.start,
+        "end": r.end,
+        "text": r.text,
+        "targets": list(r.targets),
+        "status": r.status,
+        "flags": list(r.flags),
+        "cited": [_cited(c) for c in r.cited],
+    }
+
+
+def document_to_dict(doc: Document, references: tuple[Reference, ...] | None = None) -> dict:
+    """`references`: computed from the document when not given."""
+    if references is None:
+        references = find_references(doc)
     src = doc.source
     return {
         "schema_version": SCHEMA_VERSION,
@@ -81,6 +115,7 @@ def document_to_dict(doc: Document) -> dict:
         "links": [
             {"line": k.line, "kind": k.kind, "text": k.text, "target": k.target, "rule": k.rule} for k in doc.links
         ],
+        "references": [reference_to_dict(r) for r in references],
     }
 
 

@@ -1,0 +1,192 @@
+"""`crparse refs` and `crparse cite-check`: thin layers over crparse.refs."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import crparse
+from crparse.errors import CrparseError
+from crparse.readers import FORMATS
+from crparse.refs import ReferenceGraph
+from crparse.refs.cite import check_file
+from crparse.refs.model import Reference
+from crparse.refs.resolve import Targets
+from crparse.writers.json import reference_to_dict
+
+EXIT_OK, EXIT_FOUND, EXIT_REFUSED = 0, 1, 2
+
+
+def add_commands(commands) -> None:
+    r = commands.add_parser(
+        "refs",
+        help="cross-references of a document: of one rule, the broken ones, or the graph",
+        description="Without RULE: a summary. With RULE: what it cites and what cites it. "
+        "Exit status 1 with --broken when there are broken references.",
+    )
+    r.add_argument("path", metavar="PATH")
+    r.add_argument("rule", metavar="RULE", nargs="?", help="a rule number or a glossary term")
+    r.add_argument("--incoming", action="store_true", help="only what cites RULE")
+    r.add_argument("--broken", action="store_true", help="list dangling and title-mismatched references")
+    r.add_argument("--json", action="store_true", help="print JSON")
+    r.add_argument("--graph", choices=("json", "graphml"), help="print the reference graph")
+    r.add_argument("--format", choices=FORMATS, help="the input format (default: detected from the content)")
+    r.set_defaults(run=run_refs)
+
+    c = commands.add_parser(
+        "cite-check",
+        help="find CR citations in other files and report those the given release lacks",
+        description="Finds 'CR 704.5k', 'rule 704.5k', '// 613.1f' in text or code and checks each "
+        "against the release given with --cr. Exit status 1 when any citation is stale.",
+    )
+    c.add_argument("files", nargs="+", metavar="FILE", help="files, or directories (read recursively)")
+    c.add_argument("--cr", required=True, metavar="PATH", help="the Comprehensive Rules release to check against")
+    c.add_argument("--json", action="store_true", help="print JSON Lines, one citation per line")
+    c.add_argument("--all", action="store_true", help="list every citation, not only stale ones")
+    c.set_defaults(run=run_cite_check)
+
+
+def _load(path: str, fmt: str | None = None):
+    try:
+        return crparse.parse(Path(path), format=fmt)
+    except CrparseError as err:
+        print(f"crparse: {err.located(path)}", file=sys.stderr)
+        return None
+
+
+def _where(doc, ref: Reference) -> str:
+    path, line = doc.source.locate(ref.line)
+    return f"{path}:{line}"
+
+
+def _describe(doc, graph: ReferenceGraph, ref: Reference) -> str:
+    problems = []
+    for c in ref.cited:
+        if c.status == "dangling":
+            what = c.first if c.first == c.last else f"{c.first}-{c.last}"
+            problems.append(f"dangling: {what} does not exist")
+        elif c.status == "external":
+            problems.append(f"external: {c.first} lies outside this fragment")
+        if c.title_matches is False:
+            actual = graph.graph.nodes[c.first]["title"] if c.first in graph.graph else ""
+            problems.append(f"title-mismatch: {c.title!r} but {c.first} is {actual!r}")
+    tail = "; ".join(problems) or ref.status
+    return f"{_where(doc, ref)}: {ref.source}: {ref.text!r}: {tail}"
+
+
+def run_refs(args) -> int:
+    doc = _load(args.path, args.format)
+    if doc is None:
+        return EXIT_REFUSED
+    graph = ReferenceGraph(doc)
+    if args.graph:
+        print(json.dumps(graph.to_json(), ensure_ascii=False) if args.graph == "json" else graph.graphml())
+        return EXIT_OK
+    if args.broken:
+        broken = graph.broken()
+        if args.json:
+            print(json.dumps([reference_to_dict(r) for r in broken], ensure_ascii=False, indent=2))
+        else:
+            for ref in broken:
+                print(_describe(doc, graph, ref))
+            print(f"{len(broken)} broken of {len(graph.references)} references", file=sys.stderr)
+        return EXIT_FOUND if broken else EXIT_OK
+    if args.rule:
+        return _one(doc, graph, args)
+    return _summary(doc, graph, args)
+
+
+def _one(doc, graph: ReferenceGraph, args) -> int:
+    try:
+        node = graph._node(args.rule)
+    except KeyError:
+        print(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}", file=sys.stderr)
+        return EXIT_REFUSED
+    outgoing = [] if args.incoming else graph.outgoing(node)
+    incoming = graph.incoming(node)
+    if args.json:
+        out = {"node": node, "incoming": [reference_to_dict(r) for r in incoming]}
+        if not args.incoming:
+            out["outgoing"] = [reference_to_dict(r) for r in outgoing]
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    data = graph.graph.nodes[node]
+    print(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})")
+    if not args.incoming:
+        print(f"cites ({len(outgoing)}):")
+        for ref in outgoing:
+            print(f"  {ref.text}  -> {', '.join(ref.targets)}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
+    print(f"cited by ({len(incoming)}):")
+    for ref in incoming:
+        print(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})")
+    return EXIT_OK
+
+
+def _summary(doc, graph: ReferenceGraph, args) -> int:
+    refs = graph.references
+    statuses = {s: sum(1 for r in refs if r.status == s) for s in ("resolved", "dangling", "external")}
+    mismatched = len(graph.mismatched())
+    top = graph.most_cited(10)
+    if args.json:
+        print(json.dumps({"references": len(refs), "status": statuses, "title_mismatches": mismatched, "most_cited": top}, indent=2))
+        return EXIT_OK
+    print(
+        f"{doc.source.path}: {len(refs)} references: {statuses['resolved']} resolved, "
+        f"{statuses['dangling']} dangling, {statuses['external']} external; {mismatched} title mismatches"
+    )
+    print("most cited: " + ", ".join(f"{n} ({k})" for n, k in top))
+    return EXIT_OK
+
+
+def _files(paths: list[str]):
+    """Named files as given; in directories, every non-hidden file (binary ones skipped)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(names):
+                    if not name.startswith("."):
+                        yield Path(root) / name, False
+        else:
+            yield path, True
+
+
+def run_cite_check(args) -> int:
+    doc = _load(args.cr)
+    if doc is None:
+        return EXIT_REFUSED
+    release = doc.effective_date or doc.source.path
+    targets = Targets(doc)
+    status, files, total, stale = EXIT_OK, 0, 0, 0
+    for path, named in _files(args.files):
+        try:
+            found = check_file(path, doc, targets)
+        except CrparseError as err:
+            if named:
+                print(f"crparse: {err}", file=sys.stderr)
+                status = EXIT_REFUSED
+            continue
+        files += 1
+        for cit in found:
+            total += 1
+            bad = cit.stale
+            stale += bool(bad)
+            if not bad and not args.all:
+                continue
+            if args.json:
+                print(json.dumps({
+                    "path": cit.path, "line": cit.line, "column": cit.column, "text": cit.text,
+                    "stale": [c.first if c.first == c.last else f"{c.first}-{c.last}" for c in bad],
+                    "release": release,
+                }, ensure_ascii=False))
+            else:
+                what = ", ".join(c.first if c.first == c.last else f"{c.first}-{c.last}" for c in bad)
+                verdict = f"no rule {what} in the CR of {release}" if bad else "ok"
+                print(f"{cit.path}:{cit.line}:{cit.column}: {cit.text}: {verdict}")
+    print(f"{total} citations in {files} files; {stale} stale against the CR of {release}", file=sys.stderr)
+    if status == EXIT_OK and stale:
+        status = EXIT_FOUND
+    return status

@@ -1,0 +1,117 @@
+"""The reference graph (networkx): rules and glossary entries are nodes; each reference adds a
+`cites` edge from the node that holds it to every node it names, and each rule has a `parent`
+edge to the unit it belongs to. Targets that do not exist become nodes of kind `missing`, so a
+dangling reference is an edge like any other.
+
+References held by front matter or the 1999 index are in `references` but not in the graph:
+those are not rules or entries.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+from collections.abc import Iterable
+from typing import IO
+
+import networkx as nx
+
+from crparse.refs.model import Reference
+from crparse.refs.resolve import references as find_references
+from crparse.tree.model import Document
+
+CITES = "cites"
+PARENT = "parent"
+
+
+class ReferenceGraph:
+    def __init__(self, doc: Document, refs: Iterable[Reference] | None = None):
+        self.document = doc
+        self.references: tuple[Reference, ...] = tuple(refs) if refs is not None else find_references(doc)
+        g = nx.MultiDiGraph()
+        for r in doc.rules:
+            if r.number not in g:
+                g.add_node(r.number, kind=r.kind, title=r.title, line=r.line)
+        for e in doc.glossary:
+            g.add_node(f"glossary:{e.term}", kind="glossary", title=e.term, line=e.line)
+        for r in doc.rules:
+            if r.parent is not None and r.parent in g:
+                g.add_edge(r.number, r.parent, type=PARENT)
+        for i, ref in enumerate(self.references):
+            if ref.source not in g:
+                continue
+            for target in ref.targets:
+                if target not in g:
+                    g.add_node(target, kind="missing", title="", line=0)
+                g.add_edge(ref.source, target, type=CITES, reference=i, status=ref.status, line=ref.line)
+        self.graph = g
+
+    # -- queries --------------------------------------------------------------------------
+
+    def _node(self, node: str) -> str:
+        """A rule number as written ("704.5k.", "Rule 704.5k") or a glossary term."""
+        key = node.strip().removeprefix("rule ").removeprefix("Rule ").rstrip(".")
+        if key in self.graph:
+            return key
+        lowered = key.removeprefix("glossary:").casefold()
+        for n, data in self.graph.nodes(data=True):
+            if data["kind"] == "glossary" and data["title"].casefold() == lowered:
+                return n
+        raise KeyError(node)
+
+    def outgoing(self, node: str) -> list[Reference]:
+        """The references the node's text and examples make, in order."""
+        key = self._node(node)
+        return [r for r in self.references if r.source == key]
+
+    def incoming(self, node: str) -> list[Reference]:
+        """The references that name the node, in document order."""
+        key = self._node(node)
+        seen = sorted({d["reference"] for _, _, d in self.graph.in_edges(key, data=True) if d["type"] == CITES})
+        return [self.references[i] for i in seen]
+
+    def dangling(self) -> list[Reference]:
+        return [r for r in self.references if r.status == "dangling"]
+
+    def mismatched(self) -> list[Reference]:
+        return [r for r in self.references if "title-mismatch" in r.flags]
+
+    def broken(self) -> list[Reference]:
+        return [r for r in self.references if r.broken]
+
+    def most_cited(self, n: int = 10) -> list[tuple[str, int]]:
+        """Nodes by the number of references naming them (each reference counts once)."""
+        counts: collections.Counter[str] = collections.Counter()
+        for ref in self.references:
+            counts.update(set(ref.targets))
+        return counts.most_common(n)
+
+    def citations(self) -> nx.DiGraph:
+        """The `cites` edges alone, one per (source, target) pair."""
+        g = nx.DiGraph()
+        g.add_nodes_from(self.graph.nodes(data=True))
+        g.add_edges_from((u, v) for u, v, d in self.graph.edges(data=True) if d["type"] == CITES and u != v)
+        return g
+
+    def cycles(self, length_bound: int | None = 2) -> list[list[str]]:
+        """Cycles of citations (a rule citing a rule that cites it back). Bounded by default:
+        the number of longer cycles grows fast in a document this connected."""
+        return sorted(sorted(c) for c in nx.simple_cycles(self.citations(), length_bound=length_bound))
+
+    def reachable(self, node: str) -> set[str]:
+        """Every node reachable from `node` by following citations."""
+        return nx.descendants(self.citations(), self._node(node))
+
+    # -- export -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """node-link JSON (networkx's format), edges under "edges"."""
+        return nx.node_link_data(self.graph, edges="edges")
+
+    def write_graphml(self, out: IO[bytes] | str) -> None:
+        nx.write_graphml(self.graph, out)
+
+    def graphml(self) -> str:
+        buffer = io.BytesIO()
+        self.write_graphml(buffer)
+        return buffer.getvalue().decode("utf-8")

@@ -1,0 +1,248 @@
+"""Citations -> references: each cited item checked against the same document.
+
+A missing target is `external` when the document is a fragment and the target lies outside
+the sections it holds, `dangling` otherwise. A range names each existing member between its
+endpoints (so it skips the letters l and o, which no release uses); both endpoints must exist.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from crparse.refs.grammar import Citation, Item, phrases, pointers
+from crparse.refs.model import Cited, Reference, Status
+from crparse.tree.model import Document, Rule
+from crparse.tree.numbers import parse_number
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_PARENTHETICAL = re.compile(r"\s*\((?:obsolete|informal)\)$", re.IGNORECASE)
+_QUOTES = str.maketrans({"’": None, "‘": None, "'": None, "“": None, "”": None, '"': None, "_": None})
+_WRAPPED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")  # "State- Based": a hard-wrapped line joined
+
+
+def normalise_title(text: str) -> str:
+    """Titles compare without case, quotes, italics marks and trailing punctuation."""
+    text = _WRAPPED_HYPHEN.sub("-", text.translate(_QUOTES))
+    return " ".join(text.casefold().split()).strip(" .,;:")
+
+
+class Targets:
+    """What a document holds that references can name."""
+
+    def __init__(self, doc: Document):
+        self.rules: dict[str, Rule] = {}
+        for r in doc.rules:
+            self.rules.setdefault(r.number, r)
+        by_kind: dict[str, list[tuple[tuple[int, int, int], str]]] = {}
+        for number, r in self.rules.items():
+            parsed = parse_number(number)
+            if parsed is not None:
+                by_kind.setdefault(r.kind, []).append((parsed.key, number))
+        self._sorted = {kind: sorted(entries) for kind, entries in by_kind.items()}
+        self._keys = {kind: [k for k, _ in entries] for kind, entries in self._sorted.items()}
+        self.terms: dict[str, str] = {}
+        for g in doc.glossary:
+            # An entry may carry several names: "Kicker, Kicked", "Control, Controller".
+            names = [g.term, *_PARENTHETICAL.sub("", g.term).split(",")]
+            for name in names:
+                self.terms.setdefault(normalise_title(name), g.term)
+        self.fragment = doc.fragment
+
+    def term(self, written: str) -> str | None:
+        """The entry a pointer names; "See also Continuous Effects." names "Continuous Effect"."""
+        key = normalise_title(written)
+        found = self.terms.get(key)
+        if found is None and key.endswith("s"):
+            found = self.terms.get(key[:-1])
+        return found
+
+    def missing(self, number: str) -> Status:
+        """A fragment holds the units from its first to its last number: a missing target in
+        that stretch is dangling, one outside it (or a heading the excerpt left out) external."""
+        if self.fragment is None:
+            return "dangling"
+        parsed, first, last = parse_number(number), parse_number(self.fragment.first), parse_number(self.fragment.last)
+        if parsed is None or first is None or last is None:
+            return "external"
+        return "dangling" if first.key <= parsed.key <= last.key else "external"
+
+    def members(self, first: str, last: str) -> tuple[str, ...]:
+        a, b = parse_number(first), parse_number(last)
+        if a is None or b is None or a.kind != b.kind or a.key > b.key:
+            return ()
+        keys = self._keys.get(a.kind, [])
+        lo, hi = bisect.bisect_left(keys, a.key), bisect.bisect_right(keys, b.key)
+        return tuple(n for _, n in self._sorted[a.kind][lo:hi])
+
+
+def _worst(statuses) -> Status:
+    statuses = set(statuses)
+    return "dangling" if "dangling" in statuses else "external" if "external" in statuses else "resolved"
+
+
+def cite_item(item: Item, text: str, targets: Targets) -> Cited:
+    written = text[item.start : item.end]
+    if item.first == item.last:
+        rule = targets.rules.get(item.first)
+        status: Status = "resolved" if rule is not None else targets.missing(item.first)
+        matches = None
+        if item.title is not None and rule is not None and rule.title:
+            matches = normalise_title(item.title) == normalise_title(rule.title)
+        kind = "section" if item.kind == "section" else "rule"
+        nodes = (item.first,) if rule is not None else ()
+        return Cited(written, kind, item.first, item.last, nodes, status, item.title, matches)
+    ends = [n for n in (item.first, item.last) if n not in targets.rules]
+    status = _worst(targets.missing(n) for n in ends) if ends else "resolved"
+    members = targets.members(item.first, item.last)
+    if not members and not ends:  # endpoints exist but are not a range (reversed, mixed kinds)
+        status = "dangling"
+    return Cited(written, "range", item.first, item.last, members, status, item.title, None)
+
+
+def _cite_terms(citation: Citation, text: str, targets: Targets) -> tuple[Cited, ...]:
+    """Neighbouring terms are rejoined when together they name an entry ("Life, Life Total")."""
+    items = citation.items
+    out: list[Cited] = []
+    i = 0
+    while i < len(items):
+        for j in range(len(items) - 1, i - 1, -1):
+            written = text[items[i].start : items[j].end]
+            term = targets.term(written)
+            if term is not None or j == i:
+                break
+        node = f"glossary:{term}" if term is not None else f"glossary:{normalise_title(written)}"
+        status: Status = "resolved" if term is not None else "dangling"
+        out.append(Cited(written, "glossary", node, node, (node,) if term else (), status))
+        i = j + 1
+    return tuple(out)
+
+
+# "the Archenemy casual variant (see rule 811)": the name before a parenthetical "see rule N"
+# stands for the target's title. Only names are checked (capitalised words inside a sentence):
+# common words ("Like prevention effects") say too little to judge.
+_BEFORE_SEE = re.compile(r"((?:[\w’'-]+\s+){1,4})\((?:see|See)\s+$")
+_NOT_NAMES = {"Magic", "I"}
+
+
+def _named_before(text: str, start: int) -> list[str]:
+    m = _BEFORE_SEE.search(text, max(0, start - 80), start)
+    if m is None:
+        return []
+    names = []
+    for w in re.finditer(r"[\w’'-]+", m.group(1)):
+        word = w.group().strip("_")
+        before = text[: m.start(1) + w.start()].rstrip()
+        sentence_start = not before or before[-1] in ".!?:;(\"“”"
+        if word[:1].isupper() and not sentence_start and word not in _NOT_NAMES:
+            names.append(word)
+    return names
+
+
+def _check_context(cited: Cited, text: str, citation: Citation, targets: Targets) -> Cited:
+    if cited.title is not None or cited.status != "resolved" or cited.kind == "range":
+        return cited
+    if not text.startswith(")", citation.end):
+        return cited
+    names = _named_before(text, citation.start)
+    if not names:
+        return cited
+    rule = targets.rules[cited.first]
+    section = targets.rules.get(cited.first.split(".")[0])
+    hay = " ".join((rule.title, rule.text, section.title if section else "")).casefold()
+    matches = all(n.casefold() in hay for n in names)
+    return Cited(cited.text, cited.kind, cited.first, cited.last, cited.nodes, cited.status, " ".join(names), matches)
+
+
+def _reference(source, field, example, text, citation, cited, line) -> Reference:
+    flags = ("title-mismatch",) if any(c.title_matches is False for c in cited) else ()
+    return Reference(
+        source,
+        field,
+        example,
+        citation.start,
+        citation.end,
+        text[citation.start : citation.end],
+        line,
+        cited,
+        _worst(c.status for c in cited),
+        flags,
+    )
+
+
+def _line_of(spans, text: str, default: int) -> Callable[[int], int]:
+    """The first line of the paragraph holding an offset. A node's text is its paragraphs joined
+    by line breaks; its spans may start with the heading line when that holds no text."""
+    shift = len(spans) - (text.count("\n") + 1)
+
+    def line(offset: int) -> int:
+        k = text.count("\n", 0, offset) + shift
+        return spans[k][0] if shift in (0, 1) and 0 <= k < len(spans) else default
+
+    return line
+
+
+class _Segment(NamedTuple):
+    source: str
+    field: str
+    example: int | None
+    text: str
+    line_of: Callable[[int], int]
+    glossary: bool = False
+
+
+def _segments(doc: Document) -> Iterator[_Segment]:
+    for i, b in enumerate(doc.front_matter):
+        yield _Segment(f"front_matter:{i}", "text", None, b.text, lambda o, b=b: b.line + b.text.count("\n", 0, o))
+    for r in doc.rules:
+        if r.text:
+            yield _Segment(r.number, "text", None, r.text, _line_of(r.spans, r.text, r.line))
+        for k, ex in enumerate(r.examples):
+            yield _Segment(r.number, "example", k, ex.text, lambda o, ex=ex: ex.line)
+    for g in doc.glossary:
+        source = f"glossary:{g.term}"
+        if g.text:
+            yield _Segment(source, "text", None, g.text, _line_of(g.spans, g.text, g.line), True)
+        for k, ex in enumerate(g.examples):
+            yield _Segment(source, "example", k, ex.text, lambda o, ex=ex: ex.line)
+
+
+def _shifted(citation: Citation, by: int) -> Citation:
+    items = tuple(i._replace(start=i.start - by, end=i.end - by) for i in citation.items)
+    return Citation(citation.start - by, citation.end - by, items)
+
+
+def references(doc: Document) -> tuple[Reference, ...]:
+    """Every reference in the document, in document order, resolved against it."""
+    targets = Targets(doc)
+    segments = list(_segments(doc))
+    # One scan over all texts joined: no reference crosses a line break, and one call instead
+    # of thousands is most of the speed.
+    offsets, at = [], 0
+    for seg in segments:
+        offsets.append(at)
+        at += len(seg.text) + 1
+    found: list[tuple[int, Citation, tuple[Cited, ...]]] = []
+    for c in phrases("\n".join(seg.text for seg in segments)):
+        k = bisect.bisect_right(offsets, c.start) - 1
+        c = _shifted(c, offsets[k])
+        text = segments[k].text
+        cited = tuple(cite_item(i, text, targets) for i in c.items)
+        if len(cited) == 1:
+            cited = (_check_context(cited[0], text, c, targets),)
+        found.append((k, c, cited))
+    for k, seg in enumerate(segments):
+        if seg.glossary:
+            found.extend((k, c, _cite_terms(c, seg.text, targets)) for c in pointers(seg.text))
+    found.sort(key=lambda f: (f[0], f[1].start))
+    out = []
+    for k, citation, cited in found:
+        seg = segments[k]
+        out.append(_reference(seg.source, seg.field, seg.example, seg.text, citation, cited, seg.line_of(citation.start)))
+    for entry in doc.index:
+        for citation in phrases(entry.locators, bare=True):
+            cited = tuple(cite_item(i, entry.locators, targets) for i in citation.items)
+            out.append(_reference(f"index:{entry.term}", "locators", None, entry.locators, citation, cited, entry.line))
+    return tuple(out)
