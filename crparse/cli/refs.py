@@ -179,12 +179,11 @@ def run_cite_check(args) -> int:
             if args.json:
                 print(json.dumps({
                     "path": cit.path, "line": cit.line, "column": cit.column, "text": cit.text,
-                    "stale": [c.first if c.first == c.last else f"{c.first}-{c.last}" for c in bad],
+                    "missing": list(cit.missing),
                     "release": release,
                 }, ensure_ascii=False))
             else:
-                what = ", ".join(c.first if c.first == c.last else f"{c.first}-{c.last}" for c in bad)
-                verdict = f"no rule {what} in the CR of {release}" if bad else "ok"
+                verdict = f"no rule {', '.join(cit.missing)} in the CR of {release}" if bad else "ok"
                 print(f"{cit.path}:{cit.line}:{cit.column}: {cit.text}: {verdict}")
     print(f"{total} citations in {files} files; {stale} stale against the CR of {release}", file=sys.stderr)
     if status == EXIT_OK and stale:

@@ -30,6 +30,11 @@ class Citation:
         """The items that name no rule of the release."""
         return tuple(c for c in self.cited if c.status != "resolved")
 
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The numbers cited that the release lacks (a range's missing endpoints)."""
+        return tuple(dict.fromkeys(n for c in self.stale for n in (c.first, c.last) if n not in c.nodes))
+
 
 def read_text(path: Path) -> str:
     """A source file's text. Undecodable bytes are replaced (a citation is ASCII); a file with NUL

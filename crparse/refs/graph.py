@@ -17,6 +17,7 @@ from typing import IO
 import networkx as nx
 
 from crparse.refs.model import Reference
+from crparse.refs.resolve import Targets
 from crparse.refs.resolve import references as find_references
 from crparse.tree.model import Document
 
@@ -53,11 +54,10 @@ class ReferenceGraph:
         key = node.strip().removeprefix("rule ").removeprefix("Rule ").rstrip(".")
         if key in self.graph:
             return key
-        lowered = key.removeprefix("glossary:").casefold()
-        for n, data in self.graph.nodes(data=True):
-            if data["kind"] == "glossary" and data["title"].casefold() == lowered:
-                return n
-        raise KeyError(node)
+        term = Targets(self.document).term(key.removeprefix("glossary:"))
+        if term is None:
+            raise KeyError(node)
+        return f"glossary:{term}"
 
     def outgoing(self, node: str) -> list[Reference]:
         """The references the node's text and examples make, in order."""

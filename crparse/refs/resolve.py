@@ -20,6 +20,7 @@ from crparse.tree.numbers import parse_number
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _PARENTHETICAL = re.compile(r"\s*\((?:obsolete|informal)\)$", re.IGNORECASE)
 _QUOTES = str.maketrans({"’": None, "‘": None, "'": None, "“": None, "”": None, '"': None, "_": None})
+_TERM_MARKS = " “”\"'.,"
 _WRAPPED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")  # "State- Based": a hard-wrapped line joined
 
 
@@ -113,7 +114,7 @@ def _cite_terms(citation: Citation, text: str, targets: Targets) -> tuple[Cited,
             term = targets.term(written)
             if term is not None or j == i:
                 break
-        node = f"glossary:{term}" if term is not None else f"glossary:{normalise_title(written)}"
+        node = f"glossary:{term if term is not None else written.strip(_TERM_MARKS)}"
         status: Status = "resolved" if term is not None else "dangling"
         out.append(Cited(written, "glossary", node, node, (node,) if term else (), status))
         i = j + 1
