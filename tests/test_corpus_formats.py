@@ -10,6 +10,7 @@ import unicodedata
 import pytest
 
 import crparse
+from crparse.refs import references
 from conftest import corpus_dir, lost_words, without_rst_markup
 
 pytestmark = pytest.mark.corpus
@@ -57,6 +58,11 @@ def test_binary_release_gives_the_tree_of_its_text_release(path, corpus):
     assert len(doc.glossary) >= glossary * (0.98 if path.suffix == ".pdf" else 1.0)
     assert not [d for d in doc.diagnostics if d.code == "unaccounted-lines"]
     assert not lost_words(doc, "\n".join(crparse.source_lines(path)))
+    # the same references, and the same broken ones
+    refs, theirs = references(doc), references(reference)
+    assert len(refs) == len(theirs)
+    assert [(r.source, normalised(r.text)) for r in refs if r.broken] == [
+        (r.source, normalised(r.text)) for r in theirs if r.broken]
 
 
 def test_rst_edition_gives_the_tree_of_its_text_release(corpus):
@@ -72,6 +78,7 @@ def test_rst_edition_gives_the_tree_of_its_text_release(corpus):
     # around section titles, turns "(found at URL)" into links): measured 97.6%.
     assert not differ and same >= 0.975, f"{same:.4f}"
     assert len(doc.glossary) == len(reference.glossary)
+    assert len(references(doc)) == len(references(reference)) == 1141
     assert doc.effective_date == reference.effective_date == "2011-07-15"
     assert not [d for d in doc.diagnostics if d.code == "unaccounted-lines"]
     source = without_rst_markup("\n".join(crparse.source_lines(corpus / "rst" / "2011-07-15" / "index.rst")))
