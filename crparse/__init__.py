@@ -4,11 +4,14 @@
     >>> doc = crparse.parse("corpus/004_cbde75ccc83e26bf.txt")
     >>> doc.rule("601.14b").parent
     '601.14'
+    >>> [r.text for r in crparse.references(doc)][:2]
+    ['rule 308, “Declare Attackers Step.”', 'rule 500, “Legal Attacks and Blocks.”']
 """
 
 from crparse.diagnostics import Diagnostic
 from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
 from crparse.pipeline import parse, source_lines
+from crparse.refs import Cited, Reference, ReferenceGraph, references
 from crparse.tree.model import (
     Block,
     ContentsEntry,
@@ -30,6 +33,7 @@ __version__ = "0.1.0"
 __all__ = [
     "SCHEMA_VERSION",
     "Block",
+    "Cited",
     "ContentsEntry",
     "CrparseError",
     "Diagnostic",
@@ -39,6 +43,8 @@ __all__ = [
     "GlossaryEntry",
     "IndexEntry",
     "Link",
+    "Reference",
+    "ReferenceGraph",
     "RefusedInput",
     "Region",
     "Residue",
@@ -46,5 +52,6 @@ __all__ = [
     "Source",
     "UnsupportedFormat",
     "parse",
+    "references",
     "source_lines",
 ]
