@@ -158,3 +158,34 @@ def test_glossary_pointers():
     assert terms("See Creature Types and rule 212.") == [["Creature Types"]]
     assert terms("See the Tournament Locator on the website.") == []
     assert terms("Text. See rule 702.29.") == []
+
+
+# -- robustness ------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(
+    ["rule ", "rules ", "section ", "See ", "See also ", "Rule ", "CR ", "// ", "and ", "or ", ", ", "; ",
+     "–", "-", " - ", "?", "\ufffd", "“Title,” ", '"Ti"tle." ', "a", "b ", "l", ".", ")", "(", "\n",
+     "100", "704.5k", "702.25a", "1", "12", "419.7", "Kicker", "words here "]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_any_text_gives_spans_inside_it(text):
+    for cite in (False, True):
+        for c in phrases(text, cite=cite):
+            assert 0 <= c.start < c.end <= len(text)
+            assert "\n" not in text[c.start : c.end]
+            for item in c.items:
+                assert c.start <= item.start < item.end <= c.end
+    for c in pointers(text):
+        assert 0 <= c.start < c.end <= len(text)
+
+
+def test_absurd_runs_stay_linear():
+    text = "rules " + ", ".join(["100.1"] * 20000) + "."
+    found = phrases(text)
+    assert sum(len(c.items) for c in found) == 20000

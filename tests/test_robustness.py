@@ -39,6 +39,9 @@ def check(data) -> None:
         assert str(err)  # one line the CLI prints
         return
     assert not [d for d in doc.diagnostics if d.code == "unaccounted-lines"], doc.diagnostics
+    for ref in crparse.references(doc):  # the reference layer reads any tree the parser builds
+        assert 0 <= ref.start < ref.end and ref.status in ("resolved", "dangling", "external")
+    crparse.ReferenceGraph(doc).broken()
     if isinstance(data, str):
         covered = set()
         for first, last, _ in doc.accounted_lines():

@@ -111,12 +111,16 @@ def pointer_anchors(text: str) -> Iterator[int]:
 
 RawToken = tuple[str, str, int, int]  # type, value, start, end
 
+# The longest list in any release has 9 items (~30 tokens). A cap keeps absurd input (a megabyte
+# of "100.1, 100.1, ...") linear: the rest of such a run is read from the next anchor on.
+MAX_RUN = 200
+
 
 def tokens(text: str, pos: int) -> list[RawToken]:
     """The greedy run of reference tokens starting at `pos`."""
     out: list[RawToken] = []
     pattern = _TOKEN
-    while (m := pattern.match(text, pos)) is not None:
+    while len(out) < MAX_RUN and (m := pattern.match(text, pos)) is not None:
         kind = m.lastgroup
         assert kind is not None
         pos = m.end()
@@ -127,7 +131,7 @@ def tokens(text: str, pos: int) -> list[RawToken]:
 
 def pointer_tokens(text: str, pos: int) -> list[RawToken]:
     out: list[RawToken] = []
-    while (m := _POINTER_TOKEN.match(text, pos)) is not None:
+    while len(out) < MAX_RUN and (m := _POINTER_TOKEN.match(text, pos)) is not None:
         kind = m.lastgroup
         assert kind is not None
         pos = m.end()
