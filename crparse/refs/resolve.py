@@ -8,6 +8,7 @@ endpoints (so it skips the letters l and o, which no release uses); both endpoin
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -154,7 +155,7 @@ def _check_context(cited: Cited, text: str, citation: Citation, targets: Targets
     section = targets.rules.get(cited.first.split(".")[0])
     hay = " ".join((rule.title, rule.text, section.title if section else "")).casefold()
     matches = all(n.casefold() in hay for n in names)
-    return Cited(cited.text, cited.kind, cited.first, cited.last, cited.nodes, cited.status, " ".join(names), matches)
+    return dataclasses.replace(cited, title=" ".join(names), title_matches=matches)
 
 
 def _reference(source, field, example, text, citation, cited, line) -> Reference:
