@@ -17,14 +17,12 @@ import json
 import os
 import re
 import resource
-import statistics
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import add_corpus_argument, timed_ms, txt_dir  # also puts the project on sys.path
 
 import crparse
 from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped
@@ -35,18 +33,6 @@ from crparse.tree.build import build
 from crparse.tree.checks import check_numbering
 
 RULE_LINE = re.compile(r"\s*\d{3}\.\d+[a-z]?\.?\s")
-
-
-def timed_ms(fn, repeat: int) -> tuple[float, float]:
-    """(minimum, median) of `repeat` runs after a warm-up. The minimum is the stable figure on
-    a shared virtual machine; the median shows what a typical run sees."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1000, statistics.median(times) * 1000
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -83,15 +69,14 @@ def stages(path: Path, repeat: int) -> dict[str, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=Path(os.environ.get("CRPARSE_CORPUS", ROOT.parent / "shared" / "corpus")))
+    add_corpus_argument(ap)
     ap.add_argument("--release", default="2026-01-16")
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
 
-    txt = args.corpus / "txt"
-    if not txt.is_dir():
-        print(f"corpus not found at {args.corpus}: set --corpus or CRPARSE_CORPUS", file=sys.stderr)
+    txt = txt_dir(args.corpus)
+    if txt is None:
         return 2
     release = txt / f"{args.release}.txt"
     figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "release": args.release}

@@ -14,39 +14,26 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import statistics
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import add_corpus_argument, timed_ms, txt_dir  # also puts the project on sys.path
 
 import crparse
 from crparse.refs import ReferenceGraph, references
 from crparse.refs.grammar import _parse_run
 
 
-def timed(fn, repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1000, statistics.median(times) * 1000
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=Path(os.environ.get("CRPARSE_CORPUS", ROOT.parent / "shared" / "corpus")))
+    add_corpus_argument(ap)
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
-    txt = args.corpus / "txt"
-    if not txt.is_dir():
-        print(f"corpus not found at {args.corpus}: set --corpus or CRPARSE_CORPUS", file=sys.stderr)
+    txt = txt_dir(args.corpus)
+    if txt is None:
         return 2
     figures: dict[str, float | int] = {}
 
@@ -56,8 +43,8 @@ def main() -> int:
     refs = references(big)
     figures["large_references_cold_ms"] = round((time.perf_counter() - start) * 1000, 1)
     figures["large_references"] = len(refs)
-    figures["large_references_ms_min"], figures["large_references_ms_median"] = map(lambda v: round(v, 1), timed(lambda: references(big), args.repeat))
-    figures["large_graph_ms_min"], figures["large_graph_ms_median"] = map(lambda v: round(v, 1), timed(lambda: ReferenceGraph(big, refs), args.repeat))
+    figures["large_references_ms_min"], figures["large_references_ms_median"] = map(lambda v: round(v, 1), timed_ms(lambda: references(big), args.repeat))
+    figures["large_graph_ms_min"], figures["large_graph_ms_median"] = map(lambda v: round(v, 1), timed_ms(lambda: ReferenceGraph(big, refs), args.repeat))
     tracemalloc.start()
     ReferenceGraph(big)
     figures["large_peak_mib"] = round(tracemalloc.get_traced_memory()[1] / 2**20, 1)

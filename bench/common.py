@@ -1,0 +1,38 @@
+"""What the benchmark scripts share: the corpus argument and the timing loop."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def add_corpus_argument(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--corpus", type=Path, default=Path(os.environ.get("CRPARSE_CORPUS", ROOT.parent / "shared" / "corpus")))
+
+
+def txt_dir(corpus: Path) -> Path | None:
+    """The corpus's text releases, or None (said on stderr) when the corpus is not there."""
+    txt = corpus / "txt"
+    if not txt.is_dir():
+        print(f"corpus not found at {corpus}: set --corpus or CRPARSE_CORPUS", file=sys.stderr)
+        return None
+    return txt
+
+
+def timed_ms(fn, repeat: int) -> tuple[float, float]:
+    """(minimum, median) of `repeat` runs after a warm-up. The minimum is the stable figure on
+    a shared virtual machine; the median shows what a typical run sees."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000, statistics.median(times) * 1000
