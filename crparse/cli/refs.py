@@ -100,7 +100,7 @@ def run_refs(args) -> int:
 
 def _one(doc, graph: ReferenceGraph, args) -> int:
     try:
-        node = graph._node(args.rule)
+        node = graph.node(args.rule)
     except KeyError:
         print(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}", file=sys.stderr)
         return EXIT_REFUSED

@@ -46,27 +46,29 @@ class ReferenceGraph:
                     g.add_node(target, kind="missing", title="", line=0)
                 g.add_edge(ref.source, target, type=CITES, reference=i, status=ref.status, line=ref.line)
         self.graph = g
+        self._targets = Targets(doc)
 
     # -- queries --------------------------------------------------------------------------
 
-    def _node(self, node: str) -> str:
-        """A rule number as written ("704.5k.", "Rule 704.5k") or a glossary term."""
+    def node(self, node: str) -> str:
+        """The node id for a rule number as written ("704.5k.", "rule 704.5k") or a glossary
+        term ("Kicker", "glossary:Kicker"); KeyError if the document has neither."""
         key = node.strip().removeprefix("rule ").removeprefix("Rule ").rstrip(".")
         if key in self.graph:
             return key
-        term = Targets(self.document).term(key.removeprefix("glossary:"))
+        term = self._targets.term(key.removeprefix("glossary:"))
         if term is None:
             raise KeyError(node)
         return f"glossary:{term}"
 
     def outgoing(self, node: str) -> list[Reference]:
         """The references the node's text and examples make, in order."""
-        key = self._node(node)
+        key = self.node(node)
         return [r for r in self.references if r.source == key]
 
     def incoming(self, node: str) -> list[Reference]:
         """The references that name the node, in document order."""
-        key = self._node(node)
+        key = self.node(node)
         seen = sorted({d["reference"] for _, _, d in self.graph.in_edges(key, data=True) if d["type"] == CITES})
         return [self.references[i] for i in seen]
 
@@ -100,7 +102,7 @@ class ReferenceGraph:
 
     def reachable(self, node: str) -> set[str]:
         """Every node reachable from `node` by following citations."""
-        return nx.descendants(self.citations(), self._node(node))
+        return nx.descendants(self.citations(), self.node(node))
 
     # -- export -----------------------------------------------------------------------------
 

@@ -42,8 +42,8 @@ def _anchor_at(text: str, hit: int, literal: str) -> int | None:
 # Outside the CR (cite-check): "CR 704.5k", "rule 704.5k", and a rule number right after a
 # comment marker ("// 613.1f", "# 704.5k"). A bare "100.5" in code is more likely a float.
 _CITE_ANCHOR = re.compile(
-    rf"(?<![\w.])(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|CR){_SP}*(?=\d)"
-    rf"|(?:(?<=//)|(?<=#)|(?<=--)|(?<=/\*)|(?<=;;)){_SP}*(?=\d{{3}}\.\d)"
+    rf"(?<![\w.])(?P<keyword>(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|CR){_SP}*(?=\d)"
+    rf"|(?:(?<=//)|(?<=#)|(?<=--)|(?<=/\*)|(?<=;;)){_SP}*(?P<number>(?=\d{{3}}\.\d))"
 )
 
 # A title in straight quotes may quote a word inside it: "Handling "Infinite" Loops." The
@@ -96,7 +96,7 @@ _POINTER_TOKEN = re.compile(
 def anchors(text: str, *, cite: bool = False) -> Iterator[int]:
     if cite:
         for m in _CITE_ANCHOR.finditer(text):
-            yield m.start() if m.group().strip()[:1].isalpha() else m.end()
+            yield m.start(m.lastgroup or "number")
         return
     for m in _LITERALS.finditer(text):
         start = _anchor_at(text, m.start(), m.group())
