@@ -169,4 +169,4 @@ def test_cli_cite_check(tmp_path, capsys):
     clean.write_text("See CR 704.5k.", encoding="utf-8")
     assert main(["cite-check", str(clean), "--cr", str(FIXTURES / "references.txt"), "--json"]) == 0
     assert main(["cite-check", str(code / "image.bin"), "--cr", str(FIXTURES / "references.txt")]) == 2
-    assert "binary file" in capsys.readouterr().err
+    assert "image.bin:1: binary data, not text" in capsys.readouterr().err

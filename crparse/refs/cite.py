@@ -8,14 +8,12 @@ import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
+from crparse.decode import decode_bytes
 from crparse.errors import CrparseError
 from crparse.refs.grammar import phrases
 from crparse.refs.model import Cited
 from crparse.refs.resolve import Targets, cite_item
 from crparse.tree.model import Document
-
-_BINARY_SNIFF = 8192
-
 
 @dataclass(frozen=True, slots=True)
 class Citation:
@@ -37,20 +35,18 @@ class Citation:
 
 
 def read_text(path: Path) -> str:
-    """A source file's text. Undecodable bytes are replaced (a citation is ASCII); a file with NUL
-    bytes in its head is binary and refused."""
+    """A file's text, decoded as documents are (BOMs, UTF-16, code pages; CR, LF and CRLF all end
+    a line). Binary files are refused, naming the file; an empty file has no text."""
     try:
         data = path.read_bytes()
     except OSError as err:
         raise CrparseError(f"cannot read: {err.strerror or err}", path=str(path)) from err
-    if b"\0" in data[:_BINARY_SNIFF] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CrparseError("binary file, not text", path=str(path))
-    for codec in ("utf-8-sig", "utf-16") if data.startswith((b"\xff\xfe", b"\xfe\xff")) else ("utf-8-sig",):
-        try:
-            return data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", errors="replace")
+    if not data.strip():
+        return ""
+    try:
+        return "\n".join(decode_bytes(data).lines)
+    except CrparseError as err:
+        raise err.located(str(path)) from None
 
 
 def citations(text: str, doc: Document, *, path: str = "<text>", targets: Targets | None = None) -> list[Citation]:
