@@ -170,3 +170,15 @@ def test_cli_cite_check(tmp_path, capsys):
     assert main(["cite-check", str(clean), "--cr", str(FIXTURES / "references.txt"), "--json"]) == 0
     assert main(["cite-check", str(code / "image.bin"), "--cr", str(FIXTURES / "references.txt")]) == 2
     assert "image.bin:1: binary data, not text" in capsys.readouterr().err
+
+
+def test_cite_check_reads_files_as_documents_are_decoded(tmp_path, doc):
+    from crparse.refs.cite import check_file
+
+    old_mac = tmp_path / "old.txt"
+    old_mac.write_bytes("caf\u00e9\r// 704.5z\r# CR 704.5k\r".encode("utf-16"))  # UTF-16 with BOM, CR line ends
+    found = check_file(old_mac, doc)
+    assert [(c.line, c.column, c.text, c.missing) for c in found] == [(2, 4, "704.5z", ("704.5z",)), (3, 3, "CR 704.5k", ())]
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert check_file(empty, doc) == []
