@@ -4,6 +4,7 @@ the repository (or $CRPARSE_CORPUS) and skip, saying so, where it is absent."""
 from __future__ import annotations
 
 import csv
+import functools
 import os
 import re
 from pathlib import Path
@@ -36,6 +37,14 @@ def manifest(corpus: Path) -> list[dict]:
 @pytest.fixture
 def fixture_path():
     return lambda name: FIXTURES / name
+
+
+@functools.cache
+def parsed(path: Path):
+    """A corpus document parsed once per test session: several corpus test files read them all."""
+    import crparse
+
+    return crparse.parse(path)
 
 
 def txt_releases() -> list[Path]:

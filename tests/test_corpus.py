@@ -4,13 +4,11 @@ counts, losslessness, encodings and dates against the manifest, damaged copies, 
 from __future__ import annotations
 
 import csv
-import functools
 import json
 import re
-from pathlib import Path
 
 import pytest
-from conftest import DATA, corpus_dir, lost_words, txt_releases
+from conftest import DATA, corpus_dir, lost_words, parsed, txt_releases
 
 import crparse
 from crparse.decode import decode
@@ -21,11 +19,6 @@ RELEASES = txt_releases()
 ENCODINGS = {"ASCII": "ascii", "UTF-8": "utf-8", "UTF-8 BOM": "utf-8", "UTF-16LE BOM": "utf-16-le",
              "UTF-16BE BOM": "utf-16-be", "cp1252": "cp1252", "cp437": "cp437", "mac_roman": "mac_roman"}
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
-
-@functools.cache
-def parsed(path: Path) -> crparse.Document:
-    return crparse.parse(path)
 
 
 def study_counts() -> dict[str, dict[str, int]]:

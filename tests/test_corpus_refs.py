@@ -10,10 +10,9 @@ import re
 
 import pytest
 
-import crparse
 from crparse.refs import references
 from crparse.refs.resolve import _segments
-from conftest import DATA, txt_releases
+from conftest import DATA, parsed, txt_releases
 
 pytestmark = pytest.mark.corpus
 
@@ -42,7 +41,7 @@ def _broken_groups(date: str, refs) -> list[tuple]:
 def results(corpus):
     out = {}
     for path in txt_releases():
-        doc = crparse.parse(path)
+        doc = parsed(path)
         out[path.stem] = (doc, references(doc))
     return out
 
