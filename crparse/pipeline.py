@@ -6,10 +6,8 @@ the whole picture (fragment or truncation, effective date, the line accounting).
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-from contextlib import contextmanager
 from dataclasses import replace
 from itertools import islice
 from pathlib import Path
@@ -19,6 +17,7 @@ from crparse.blocks import classify as C
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.diagnostics import Diagnostic
+from crparse.collector import collector_paused
 from crparse.errors import CrparseError, RefusedInput
 from crparse.readers import read
 from crparse.tree.build import build
@@ -41,7 +40,7 @@ def parse(source: SourceLike, *, path: str | None = None, format: str | None = N
     """
     raw, path = _load(source, path)
     try:
-        with _collector_paused():
+        with collector_paused():
             return _parse(raw, path, format)
     except CrparseError as err:
         raise err.located(path)
@@ -55,20 +54,6 @@ def source_lines(source: SourceLike, *, format: str | None = None) -> list[str]:
         return read(raw, path, format).source_lines
     except CrparseError as err:
         raise err.located(path)
-
-
-@contextmanager
-def _collector_paused():
-    """A parse allocates tens of thousands of small, acyclic objects; letting the cyclic
-    collector rescan them all several times per parse costs more than the parse's own grammar
-    stage. Reference counting frees them as usual; the collector is restored on the way out."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _load(source: SourceLike, path: str | None) -> tuple[bytes, str | None]:

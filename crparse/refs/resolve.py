@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from crparse.collector import collector_paused
 from crparse.refs.grammar import Citation, Item, phrases, pointers
 from crparse.refs.model import Cited, Reference, Status
 from crparse.tree.model import Document, Rule
@@ -25,6 +27,7 @@ _TERM_MARKS = " “”\"'.,"
 _WRAPPED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")  # "State- Based": a hard-wrapped line joined
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise_title(text: str) -> str:
     """Titles compare without case, quotes, italics marks and trailing punctuation."""
     text = _WRAPPED_HYPHEN.sub("-", text.translate(_QUOTES))
@@ -218,6 +221,11 @@ def _shifted(citation: Citation, by: int) -> Citation:
 
 def references(doc: Document) -> tuple[Reference, ...]:
     """Every reference in the document, in document order, resolved against it."""
+    with collector_paused():
+        return _references(doc)
+
+
+def _references(doc: Document) -> tuple[Reference, ...]:
     targets = Targets(doc)
     segments = list(_segments(doc))
     # One scan over all texts joined: no reference crosses a line break, and one call instead
