@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import string
 from importlib import resources
 from typing import NamedTuple
 
@@ -49,6 +50,11 @@ def _title(token: Token) -> str:
     return token.value.lstrip(", \t").strip("“”\"").rstrip(" ,.;:")
 
 
+def _without_letter(number: str) -> str:
+    """The rule a subrule number belongs to: "702.25a" -> "702.25"."""
+    return number.rstrip(string.ascii_lowercase)
+
+
 def _start(token: Token) -> int:
     return token.start_pos or 0
 
@@ -67,7 +73,7 @@ class _Items(Transformer):
 
     def letter_range(self, children):
         first, letter = children
-        return ("range", first.value, first.value.rstrip("abcdefghijklmnopqrstuvwxyz") + letter.value, _start(first), letter.end_pos)
+        return ("range", first.value, _without_letter(first.value) + letter.value, _start(first), letter.end_pos)
 
     def letter(self, children):
         (tok,) = children
@@ -170,7 +176,7 @@ def _citations(items: list[Item]) -> list[Citation]:
     previous: Item | None = None
     for item in items:
         if item.kind == "letter":  # "608.3a and b": the letter of the previous item's rule
-            base = previous.last.rstrip("abcdefghijklmnopqrstuvwxyz") if previous else ""
+            base = _without_letter(previous.last) if previous else ""
             item = item._replace(kind="rule", first=base + item.first, last=base + item.last)
         if item.keyword is not None or not groups:
             groups.append([item])

@@ -10,6 +10,7 @@ those are not rules or entries.
 from __future__ import annotations
 
 import collections
+import functools
 import io
 from collections.abc import Iterable
 from typing import IO
@@ -46,7 +47,11 @@ class ReferenceGraph:
                     g.add_node(target, kind="missing", title="", line=0)
                 g.add_edge(ref.source, target, type=CITES, reference=i, status=ref.status, line=ref.line)
         self.graph = g
-        self._targets = Targets(doc)
+
+    @functools.cached_property
+    def _targets(self) -> Targets:
+        """The glossary's names, for looking up a term; built on the first such lookup only."""
+        return Targets(self.document)
 
     # -- queries --------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Citations -> references: each cited item checked against the same document.
 
 A missing target is `external` when the document is a fragment and the target lies outside
-the sections it holds, `dangling` otherwise. A range names each existing member between its
+the stretch from its first to its last number, `dangling` otherwise. A range names each existing member between its
 endpoints (so it skips the letters l and o, which no release uses); both endpoints must exist.
 """
 
@@ -20,7 +20,6 @@ from crparse.refs.model import Cited, Reference, Status
 from crparse.tree.model import Document, Rule
 from crparse.tree.numbers import parse_number
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _PARENTHETICAL = re.compile(r"\s*\((?:obsolete|informal)\)$", re.IGNORECASE)
 _QUOTES = str.maketrans({"’": None, "‘": None, "'": None, "“": None, "”": None, '"': None, "_": None})
 _TERM_MARKS = " “”\"'.,"
