@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 from typing import Union
 
-from crparse.blocks import classify as C
+from msgspec.structs import replace
+
+from crparse import shapes as C
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
-from crparse.diagnostics import Diagnostic
 from crparse.collector import collector_paused
 from crparse.errors import CrparseError, RefusedInput
+from crparse.nodes import Diagnostic, Document, Fragment, Region, Residue, Source
 from crparse.readers import read
 from crparse.tree.build import build
 from crparse.tree.checks import check_numbering
-from crparse.tree.model import Document, Fragment, Region, Residue, Source
 from crparse.tree.relocate import relocate
 
 SourceLike = Union[str, bytes, os.PathLike]
@@ -214,9 +214,20 @@ def _regions(lines: list[str], regions: Regions) -> tuple[Region, ...]:
 
 def _uncovered(document: Document, lines: list[str]) -> list[tuple[int, str]]:
     covered = bytearray(len(lines) + 2)
+    covered[0] = covered[-1] = 1
     for first, last, _ in document.accounted_lines():
-        covered[first : last + 1] = b"\x01" * (last - first + 1)
-    return [(i + 1, line) for i, line in enumerate(lines) if not covered[i + 1] and line.strip()]
+        if first == last:
+            covered[first] = 1
+        else:
+            covered[first : last + 1] = b"\x01" * (last - first + 1)
+    out = []
+    n = covered.find(0)
+    while n >= 0:  # the lines not covered: blank ones, and any a bug left out
+        line = lines[n - 1]
+        if line and not line.isspace():
+            out.append((n, line))
+        n = covered.find(0, n + 1)
+    return out
 
 
 def _unaccounted(document: Document, lines: list[str]) -> list[Residue]:

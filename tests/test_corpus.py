@@ -121,7 +121,7 @@ def test_schema_valid_across_eras(corpus, stem):
 
     from crparse.writers.json import schema
 
-    doc = json.loads(parsed(corpus / "txt" / f"{stem}.txt").to_json())
+    doc = json.loads(crparse.to_json(parsed(corpus / "txt" / f"{stem}.txt")))
     jsonschema.Draft202012Validator(schema()).validate(doc)
 
 

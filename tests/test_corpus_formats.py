@@ -8,10 +8,10 @@ import re
 import unicodedata
 
 import pytest
+from conftest import corpus_dir, lost_words, without_rst_markup
 
 import crparse
 from crparse.refs import references
-from conftest import corpus_dir, lost_words, without_rst_markup
 
 pytestmark = pytest.mark.corpus
 

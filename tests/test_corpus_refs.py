@@ -9,10 +9,10 @@ import csv
 import re
 
 import pytest
+from conftest import DATA, parsed, txt_releases
 
 from crparse.refs import references
 from crparse.refs.resolve import _segments
-from conftest import DATA, parsed, txt_releases
 
 pytestmark = pytest.mark.corpus
 

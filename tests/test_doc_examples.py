@@ -5,10 +5,10 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from conftest import ROOT
 
 import crparse
 import crparse.refs
-from conftest import ROOT
 
 
 @pytest.mark.parametrize("module", [crparse, crparse.refs], ids=lambda m: m.__name__)

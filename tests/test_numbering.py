@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import crparse
-from crparse.tree.numbers import next_letter, parse_number, sort_key
+from crparse.numbers import next_letter, parse_number, sort_key
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from builders import make_docx, make_pdf
+from conftest import ROOT, lost_words
 
 import crparse
-from builders import make_docx, make_pdf
 from crparse.readers import detect_format
-from conftest import ROOT, lost_words
 
 FORMATS = Path(__file__).resolve().parent / "format_fixtures"
 SEEDS = {p.name[:3]: p for p in (ROOT / "corpus").iterdir()}

@@ -7,13 +7,12 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
+from conftest import FIXTURES, ROOT
 
 import crparse
 from crparse.cli.main import main
 from crparse.refs import ReferenceGraph, references
 from crparse.writers.json import schema
-
-from conftest import FIXTURES, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +126,7 @@ def test_graph_exports(doc):
 
 
 def test_json_references_follow_the_schema(doc):
-    data = doc.to_dict()
+    data = json.loads(crparse.to_json(doc))
     assert data["schema_version"] == "1.2"
     jsonschema.validate(data, schema())
     first = data["references"][0]

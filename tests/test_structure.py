@@ -96,7 +96,7 @@ def test_credits(modern):
 
 
 def test_rule_parts_past_99_sort_numerically(modern):
-    from crparse.tree.numbers import sort_key
+    from crparse.numbers import sort_key
 
     ordered = sorted(["702.179", "702.99", "702.149", "702.1"], key=sort_key)
     assert ordered == ["702.1", "702.99", "702.149", "702.179"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from crparse.blocks import classify as C
+from crparse import shapes as C
 
 # Hard-wrapped releases (1999-04-23, 2001-2002, 2003-10-01..2004-02-01) wrap at 78-142 columns;
 # one-paragraph-per-line releases have lines of 800+ characters. In wrapped text about half the

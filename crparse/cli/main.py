@@ -1,30 +1,22 @@
 """The command line: a thin layer over the library API.
 
-Exit status: 0 when every input parsed (warnings allowed), 1 when `refs --broken` or
-`cite-check` found something to report, 2 when any input was refused or could not be read (not
-a CR, unsupported format, missing file), 3 on an internal error.
+Exit statuses are in crparse/cli/exits.py. Every subcommand runs inside one guard: an error
+crparse raises on purpose is one line and status 2, anything else one line and status 3.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
+from crparse.cli import exits, refs
 from crparse.errors import CrparseError
-from crparse.cli import refs
-from crparse.readers import FORMATS
-from crparse.writers.json import dumps, schema
-from crparse.readers.rst import toctree_files
-from crparse.writers.summary import summary
-
-EXIT_OK = 0
-EXIT_REFUSED = 2
-EXIT_INTERNAL = 3
+from crparse.inputs import inputs
+from crparse.readers.detect import FORMATS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,73 +52,78 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except BrokenPipeError:  # `crparse parse ... | head`
         sys.stderr.close()
-        return EXIT_OK
+        return exits.OK
     except KeyboardInterrupt:
-        return 130
+        return exits.INTERRUPTED
+    except CrparseError as err:
+        print(f"crparse: {err}", file=sys.stderr)
+        return exits.REFUSED
+    except Exception as err:  # noqa: BLE001 - the user gets a line, not a traceback
+        print(internal_error(args.command, err), file=sys.stderr)
+        return exits.INTERNAL
+
+
+def internal_error(where: str, err: BaseException) -> str:
+    message = " ".join(str(err).split())
+    return f"crparse: {where}: internal error: {type(err).__name__}: {message} (please report this)"
 
 
 def _text(args) -> int:
     try:
         lines = crparse.source_lines(Path(args.path), format=args.format)
     except CrparseError as err:
-        print(err, file=sys.stderr)
-        return EXIT_REFUSED
+        print(f"crparse: {err}", file=sys.stderr)
+        return exits.REFUSED
     for number, line in enumerate(lines, 1):
         print(f"{number:6d}\t{line}" if args.number else line)
-    return EXIT_OK
+    return exits.OK
 
 
 def _schema(args) -> int:
+    from crparse.writers.json import schema
+
     print(json.dumps(schema(), indent=2, ensure_ascii=False))
-    return EXIT_OK
+    return exits.OK
 
 
 def _parse(args) -> int:
-    files = list(_expand(args.paths))
+    from crparse.writers.json import dumps
+    from crparse.writers.summary import summary
+
+    files = list(inputs(args.paths))
     if not files:
         print("crparse: no input files found", file=sys.stderr)
-        return EXIT_REFUSED
+        return exits.REFUSED
     several = len(files) > 1
     progress = _Progress(len(files)) if several and sys.stderr.isatty() else None
-    status = EXIT_OK
-    for n, path in enumerate(files, 1):
+    status = exits.OK
+    for n, item in enumerate(files, 1):
+        path = item.path
         if progress:
             progress.update(n, path)
+        if item.skipped:
+            _report(progress, f"crparse: {path}: skipped: {item.skipped}")
+            if item.named:
+                status = max(status, exits.REFUSED)
+            continue
         try:
             doc = crparse.parse(Path(path), format=args.format)
+            out = dumps(doc, crparse.references(doc), indent=None if several else 2) if args.json else summary(
+                doc, verbose=args.verbose
+            )
         except CrparseError as err:
             err.located(path)
             _report(progress, f"crparse: {err}")
-            status = max(status, EXIT_REFUSED)
+            status = max(status, exits.REFUSED)
             continue
-        except Exception as err:  # noqa: BLE001 - the user gets a line, not a traceback
-            _report(progress, f"crparse: {path}: internal error: {type(err).__name__}: {err} (please report this)")
-            status = EXIT_INTERNAL
+        except Exception as err:  # noqa: BLE001 - one file's bug must not stop the batch
+            _report(progress, internal_error(path, err))
+            status = exits.INTERNAL
             continue
-        if args.json:
-            print(dumps(doc, indent=None if several else 2))
-        else:
-            print(summary(doc, verbose=args.verbose))
+        print(out)
     if progress:
         progress.done()
     return status
-
-
-def _expand(paths: Sequence[str]) -> Iterator[str]:
-    """Files to parse. In a directory, the files a reST `index.rst` lists in its toctree are
-    parts of that one document: the index is parsed (and follows them), they are not parsed
-    on their own."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                included = toctree_files(Path(root) / "index.rst") if "index.rst" in names else set()
-                for name in sorted(names):
-                    if not name.startswith(".") and name not in included:
-                        yield str(Path(root) / name)
-        else:
-            yield raw  # a missing file is reported by parse, with its name
 
 
 def _report(progress: _Progress | None, message: str) -> None:

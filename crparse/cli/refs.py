@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import crparse
+from crparse.cli import exits
 from crparse.errors import CrparseError
-from crparse.readers import FORMATS
-from crparse.refs import ReferenceGraph
-from crparse.refs.cite import check_file
-from crparse.refs.model import Reference
-from crparse.refs.resolve import Targets
-from crparse.writers.json import reference_to_dict
-
-EXIT_OK, EXIT_FOUND, EXIT_REFUSED = 0, 1, 2
+from crparse.inputs import inputs
+from crparse.lookup import Lookup
+from crparse.nodes import Reference
+from crparse.readers.detect import FORMATS
 
 
 def add_commands(commands) -> None:
@@ -61,7 +57,7 @@ def _where(doc, ref: Reference) -> str:
     return f"{path}:{line}"
 
 
-def _describe(doc, graph: ReferenceGraph, ref: Reference) -> str:
+def _describe(doc, graph, ref: Reference) -> str:
     problems = []
     for c in ref.cited:
         if c.status == "dangling":
@@ -79,39 +75,43 @@ def _describe(doc, graph: ReferenceGraph, ref: Reference) -> str:
 def run_refs(args) -> int:
     doc = _load(args.path, args.format)
     if doc is None:
-        return EXIT_REFUSED
-    graph = ReferenceGraph(doc)
+        return exits.REFUSED
+    graph = crparse.ReferenceGraph(doc)
     if args.graph:
         print(json.dumps(graph.to_json(), ensure_ascii=False) if args.graph == "json" else graph.graphml())
-        return EXIT_OK
+        return exits.OK
     if args.broken:
         broken = graph.broken()
         if args.json:
+            from crparse.writers.json import reference_to_dict
+
             print(json.dumps([reference_to_dict(r) for r in broken], ensure_ascii=False, indent=2))
         else:
             for ref in broken:
                 print(_describe(doc, graph, ref))
             print(f"{len(broken)} broken of {len(graph.references)} references", file=sys.stderr)
-        return EXIT_FOUND if broken else EXIT_OK
+        return exits.FOUND if broken else exits.OK
     if args.rule:
         return _one(doc, graph, args)
     return _summary(doc, graph, args)
 
 
-def _one(doc, graph: ReferenceGraph, args) -> int:
+def _one(doc, graph, args) -> int:
     try:
         node = graph.node(args.rule)
     except KeyError:
         print(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}", file=sys.stderr)
-        return EXIT_REFUSED
+        return exits.REFUSED
     outgoing = [] if args.incoming else graph.outgoing(node)
     incoming = graph.incoming(node)
     if args.json:
+        from crparse.writers.json import reference_to_dict
+
         out = {"node": node, "incoming": [reference_to_dict(r) for r in incoming]}
         if not args.incoming:
             out["outgoing"] = [reference_to_dict(r) for r in outgoing]
         print(json.dumps(out, ensure_ascii=False, indent=2))
-        return EXIT_OK
+        return exits.OK
     data = graph.graph.nodes[node]
     print(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})")
     if not args.incoming:
@@ -121,53 +121,46 @@ def _one(doc, graph: ReferenceGraph, args) -> int:
     print(f"cited by ({len(incoming)}):")
     for ref in incoming:
         print(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})")
-    return EXIT_OK
+    return exits.OK
 
 
-def _summary(doc, graph: ReferenceGraph, args) -> int:
+def _summary(doc, graph, args) -> int:
     refs = graph.references
     statuses = {s: sum(1 for r in refs if r.status == s) for s in ("resolved", "dangling", "external")}
     mismatched = len(graph.mismatched())
     top = graph.most_cited(10)
     if args.json:
         print(json.dumps({"references": len(refs), "status": statuses, "title_mismatches": mismatched, "most_cited": top}, indent=2))
-        return EXIT_OK
+        return exits.OK
     print(
         f"{doc.source.path}: {len(refs)} references: {statuses['resolved']} resolved, "
         f"{statuses['dangling']} dangling, {statuses['external']} external; {mismatched} title mismatches"
     )
     print("most cited: " + ", ".join(f"{n} ({k})" for n, k in top))
-    return EXIT_OK
-
-
-def _files(paths: list[str]):
-    """Named files as given; in directories, every non-hidden file (binary ones skipped)."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if not name.startswith("."):
-                        yield Path(root) / name, False
-        else:
-            yield path, True
+    return exits.OK
 
 
 def run_cite_check(args) -> int:
+    from crparse.refs.cite import check_file
+
     doc = _load(args.cr)
     if doc is None:
-        return EXIT_REFUSED
+        return exits.REFUSED
     release = doc.effective_date or doc.source.path
-    targets = Targets(doc)
-    status, files, total, stale = EXIT_OK, 0, 0, 0
-    for path, named in _files(args.files):
+    targets = Lookup(doc)
+    status, files, total, stale = exits.OK, 0, 0, 0
+    for item in inputs(args.files, editions=False):
+        if item.skipped:
+            if item.named:
+                print(f"crparse: {item.path}: skipped: {item.skipped}", file=sys.stderr)
+                status = exits.REFUSED
+            continue
         try:
-            found = check_file(path, doc, targets)
+            found = check_file(Path(item.path), doc, targets)
         except CrparseError as err:
-            if named:
+            if item.named:  # a file met in a directory walk may be binary: passed over
                 print(f"crparse: {err}", file=sys.stderr)
-                status = EXIT_REFUSED
+                status = exits.REFUSED
             continue
         files += 1
         for cit in found:
@@ -186,6 +179,6 @@ def run_cite_check(args) -> int:
                 verdict = f"no rule {', '.join(cit.missing)} in the CR of {release}" if bad else "ok"
                 print(f"{cit.path}:{cit.line}:{cit.column}: {cit.text}: {verdict}")
     print(f"{total} citations in {files} files; {stale} stale against the CR of {release}", file=sys.stderr)
-    if status == EXIT_OK and stale:
-        status = EXIT_FOUND
+    if status == exits.OK and stale:
+        status = exits.FOUND
     return status

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from crparse.diagnostics import Diagnostic
+from crparse.nodes import Diagnostic
 
 # An apostrophe, dash or accent that became "?" sits between two letters ("owner?s",
 # "doesn?t", "cards?even"); URLs ("default.asp?x=") are the legitimate exception.
@@ -17,12 +17,13 @@ QUESTION_MARK_THRESHOLD = 40
 
 
 def find_damage(decoded) -> tuple[Diagnostic, ...]:
-    text = decoded.text
+    text = decoded.content or decoded.text  # searched as decoded: joining the lines costs more
+    line_at = decoded.line_at if decoded.content else (lambda offset: text.count("\n", 0, offset) + 1)
     found: list[Diagnostic] = []
     if decoded.encoding != "utf-16-le" or not any(d.code == "mangled-utf16" for d in decoded.diagnostics):
         n = text.count(_REPLACEMENT)
         if n:
-            first = text.count("\n", 0, text.index(_REPLACEMENT)) + 1
+            first = line_at(text.index(_REPLACEMENT))
             found.append(
                 Diagnostic(
                     first,
@@ -40,7 +41,7 @@ def find_damage(decoded) -> tuple[Diagnostic, ...]:
         and not _in_url(text, m.start())
     ]
     if len(hits) >= QUESTION_MARK_THRESHOLD:
-        first = text.count("\n", 0, hits[0]) + 1
+        first = line_at(hits[0])
         found.append(
             Diagnostic(
                 first,
@@ -54,5 +55,5 @@ def find_damage(decoded) -> tuple[Diagnostic, ...]:
 
 def _in_url(text: str, pos: int) -> bool:
     start = max(0, pos - 40)
-    word_start = max(text.rfind(" ", start, pos), text.rfind("\n", start, pos))
+    word_start = max(text.rfind(" ", start, pos), text.rfind("\n", start, pos), text.rfind("\r", start, pos))
     return "/" in text[word_start + 1 : pos] or "www." in text[word_start + 1 : pos]

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from crparse.diagnostics import Diagnostic
 from crparse.errors import RefusedInput
+from crparse.nodes import Diagnostic
 
 # Lone bytes that some single-byte code page maps to a letter, but which in UTF-8 can only be
 # continuation bytes: finding many valid multi-byte sequences next to invalid bytes means mixing.
@@ -49,11 +49,17 @@ class DecodedText:
     bom: bool
     line_endings: str
     diagnostics: tuple[Diagnostic, ...] = ()
+    content: str = ""  # the decoded NFC text with its own line ends, for searches over all of it
 
     @property
     def text(self) -> str:
         """The text with LF line ends."""
         return "\n".join(self.lines) + "\n" if self.lines else ""
+
+    def line_at(self, offset: int) -> int:
+        """The line number of an offset in `content` (CR, LF and CRLF each end one line)."""
+        c = self.content
+        return c.count("\n", 0, offset) + c.count("\r", 0, offset) - c.count("\r\n", 0, offset) + 1
 
     def with_diagnostics(self, extra: tuple[Diagnostic, ...]) -> DecodedText:
         return replace(self, diagnostics=self.diagnostics + tuple(extra))
@@ -66,9 +72,14 @@ def decode_bytes(data: bytes) -> DecodedText:
     text, encoding, bom = _decode(data, diagnostics)
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
+    # Count only the line ends that occur: each count is a pass over the whole text.
+    has_cr, has_lf = "\r" in text, "\n" in text
+    if has_cr and has_lf:
+        crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
+    else:
+        crlf, cr, lf = 0, text.count("\r") if has_cr else 0, text.count("\n") if has_lf else 0
     lines = split_lines(text, crlf, cr, lf)
-    return DecodedText(lines, encoding, bom, _describe(crlf, cr - crlf, lf - crlf), tuple(diagnostics))
+    return DecodedText(lines, encoding, bom, _describe(crlf, cr - crlf, lf - crlf), tuple(diagnostics), text)
 
 
 def split_lines(text: str, crlf: int, cr: int, lf: int) -> list[str]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from crparse.diagnostics import Diagnostic
-from crparse.tree.model import Link, Residue, SourceFile
+from crparse.nodes import Diagnostic, Link, Residue, SourceFile
 
 Span = tuple[int, int]
 

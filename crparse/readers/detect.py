@@ -10,6 +10,7 @@ import re
 import zipfile
 from io import BytesIO
 
+from crparse import shapes as S
 from crparse.errors import UnsupportedFormat
 
 FORMATS = ("text", "markdown", "rst", "html", "docx", "pdf", "rtf")
@@ -18,7 +19,7 @@ _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML = re.compile(rb"<!doctype\s+html|<html[\s>]|<body[\s>]|<(?:p|div|table|h[1-6]|a\s+href)[\s>=]", re.IGNORECASE)
 # reST: a rule number underlined as a heading, or one of the directives the CR editions use.
 _RST = re.compile(
-    rb"^\d{3}\.\d{1,3}[a-z]?[ \t]*\r?\n[-=~^\"'`#*+]{3,}[ \t]*\r?$"
+    rb"^" + S.NUMBER.encode() + rb"[ \t]*\r?\n[-=~^\"'`#*+]{3,}[ \t]*\r?$"
     rb"|^[ \t]*\.\. (?:admonition|toctree|glossary|seealso|_[^:\r\n]+):",
     re.MULTILINE,
 )

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 
-from crparse.diagnostics import Diagnostic
 from crparse.errors import RefusedInput
+from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
-from crparse.tree.model import Link
 
 _BLOCKS = frozenset(
     "address article aside blockquote body dd details div dl dt fieldset figcaption figure footer form "

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import re
 
+from crparse import shapes as S
+
 # "#rule-704.5k", "#704.5k", "cr.html#r704-5k", "rule_800_4a", "multiplayer.html#800.4"
-_RULE_TARGET = re.compile(r"(?<![\d.])(?P<section>\d{3})(?:[._-](?P<rule>\d{1,3})(?P<letter>[a-z])?)?(?![\d])", re.IGNORECASE)
+_RULE_TARGET = re.compile(
+    rf"(?<![\d.])(?P<section>{S.SECTION_NUMBER})(?:[._-](?P<rule>{S.RULE_PART})(?P<letter>{S.SUBRULE_LETTER})?)?(?![\d])",
+    re.IGNORECASE,
+)
 
 
 def link_to_rule(target: str) -> str | None:

@@ -8,9 +8,9 @@ thematic breaks (`---`) carry no text of their own.
 from __future__ import annotations
 
 from crparse.decode import decode
+from crparse.nodes import Link
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
-from crparse.tree.model import Link
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:

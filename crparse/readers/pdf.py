@@ -7,9 +7,15 @@ reader's eye does:
 - a line that stops well short of the right margin ends its paragraph;
 - a vertical gap larger than the line pitch (paragraph spacing) starts a new one;
 - "Example:" always starts one (older releases set examples without paragraph spacing);
+- a line that opens with a rule or subrule number, however it is printed ("702.124i.",
+  "702.124i", "702.124.", a tab after it), starts one at any indentation, across a page break
+  and without paragraph spacing, unless it finishes the sentence of the line above: that is a
+  cross-reference wrapped onto the next line ("See rule" / "305.6.", "rules" / "702.124i and
+  702.124j."), joined with an info diagnostic (folded-rule-number) so that no number vanishes
+  into text unsaid;
 - across a page break, where there is no gap to measure, and after a line set further right
-  (rules and subrules use a hanging indent), a line that opens with a rule number starts one;
-  a cross-reference wrapped onto the next line ("See rule" / "305.6.") does not.
+  (rules and subrules use a hanging indent), a section heading ("702. Keyword Abilities")
+  starts one.
 
 Lines that repeat at the same height on most pages (running headers and footers) and bare page
 numbers at the top or bottom of a page are page furniture: kept as residue, not text.
@@ -24,16 +30,20 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from crparse.blocks import classify as C
-from crparse.diagnostics import Diagnostic
+from crparse import shapes as C
 from crparse.errors import RefusedInput
+from crparse.nodes import Diagnostic, Residue
 from crparse.readers.base import Extract
-from crparse.tree.model import Residue
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PAGE_NUMBER = re.compile(r"(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?", re.IGNORECASE)
-_OPENS_RULE = re.compile(r"\d{3}\.\d{1,3}(?:[a-z]|\.)?\s+\S|\d{1,3}\.\s+[A-Z]")
-_ENDS_SENTENCE = re.compile(r"[.!?:][\"\u201d\u2019')]*\s*$")
+# A rule or subrule number at the start of a printed line, in every form a release may print
+# it: "702.124i" and "702.124i." (a subrule misprinted with a rule's dot, next to ones without),
+# "702.124.", "100.1a", a tab after it, or alone on the line ("See rule" / "305.6.").
+_RULE_NUMBER_START = re.compile(rf"(?P<number>{C.NUMBER})\.?(?![\da-z])")
+_OPENS_SECTION = re.compile(r"\d{1,3}\.\s+[A-Z]")
+# "]" for the template rules that end in "[Instructions (if any).]”" (603.1).
+_ENDS_SENTENCE = re.compile(r"[.!?:][\"\u201d\u2019')\]]*\s*$")
 # Characters PDFium emits for a hyphen that the typesetter added at a line break.
 _SOFT_HYPHENS = "\u00ad\u0002"
 # PDFium reports a hyphen that ends a printed line as the noncharacter U+FFFE. In the CR these
@@ -58,7 +68,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     body = [ln for ln in lines if ln.number not in furniture]
     if not body:
         raise RefusedInput("this PDF has no text layer (a scan?): run OCR on it, or use the text or DOCX release")
-    paragraphs = _paragraphs(body)
+    paragraphs, folded = _paragraphs(body)
     residue = [Residue(n, source[n - 1], reason) for n, reason in sorted(furniture.items())]
     diagnostics = []
     if residue:
@@ -66,6 +76,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             Diagnostic(residue[0].line, "info", "page-furniture",
                        f"{len(residue)} running header, footer or page-number line(s) kept as residue")
         )
+    diagnostics += folded
     return Extract(
         format="pdf",
         lines=[text for text, _ in paragraphs],
@@ -190,9 +201,10 @@ def _at_top(line: _Line, page_lines: list[_Line]) -> bool:
     return line.bottom >= statistics.median(ln.bottom for ln in page_lines)
 
 
-def _paragraphs(lines: list[_Line]) -> list[tuple[str, tuple[int, int]]]:
+def _paragraphs(lines: list[_Line]) -> tuple[list[tuple[str, tuple[int, int]]], list[Diagnostic]]:
     """Paragraphs as (text, source span), with an empty paragraph where the page shows
-    paragraph spacing: the text releases' blank lines, which separate glossary entries."""
+    paragraph spacing: the text releases' blank lines, which separate glossary entries; and a
+    diagnostic for each line start shaped like a rule number that was joined as text."""
     pitch = _pitch(lines)
     lefts = sorted(ln.left for ln in lines)
     rights = sorted(ln.right for ln in lines)
@@ -200,11 +212,19 @@ def _paragraphs(lines: list[_Line]) -> list[tuple[str, tuple[int, int]]]:
     column = margin - lefts[int(len(lefts) * 0.05)]
     full = margin - 0.22 * column  # a wrapped line reaches at least this far right
     out: list[tuple[str, tuple[int, int]]] = []
+    diagnostics: list[Diagnostic] = []
     text = ""
     previous = None
     span = (0, 0)
     for ln in lines:
         if previous is not None and _continues(previous, ln, pitch, full):
+            number = _RULE_NUMBER_START.match(ln.text.lstrip())
+            if number:
+                diagnostics.append(
+                    Diagnostic(ln.number, "info", "folded-rule-number",
+                               f"{ln.text.strip()[:40]!r}: {number['number']} read as a cross-reference wrapped from "
+                               f"the line above ({previous.text.strip()[-30:]!r}), not as the start of a rule")
+                )
             text = _join(text, ln.text.strip())
             span = (min(span[0], ln.number), max(span[1], ln.last))
         else:
@@ -216,7 +236,7 @@ def _paragraphs(lines: list[_Line]) -> list[tuple[str, tuple[int, int]]]:
         previous = ln
     if previous is not None:
         out.append((text, span))
-    return out
+    return out, diagnostics
 
 
 def _pitch(lines: list[_Line]) -> float:
@@ -234,9 +254,16 @@ def _continues(above: _Line, line: _Line, pitch: float, full: float) -> bool:
         return False
     if line.page != above.page and _ENDS_SENTENCE.search(above.text) and line.right < full and C.is_term_like(text):
         return False  # a glossary term at the top of a page
+    next_line = line.page != above.page or 0 < above.bottom - line.bottom <= 1.4 * pitch
+    if _RULE_NUMBER_START.match(text):
+        # Neither indentation nor spacing tells a rule from a wrapped reference: a release may
+        # set subrules one under the other at one indentation without spacing. The sentence
+        # does: a rule's text ends one, a reference finishes one ("See rule" / "305.6."). No
+        # reference follows paragraph spacing ("[Instructions (if any).]" ends a rule's text).
+        return next_line and not _ENDS_SENTENCE.search(above.text)
     if line.page != above.page or line.left < above.left - 3:
-        return _OPENS_RULE.match(text) is None
-    return 0 < above.bottom - line.bottom <= 1.4 * pitch
+        return _OPENS_SECTION.match(text) is None
+    return next_line
 
 
 def _spaced(above: _Line, line: _Line, pitch: float, paragraph: str) -> bool:

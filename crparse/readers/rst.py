@@ -8,6 +8,11 @@ docutils parses the markup; this module only says what the CR's markup means:
 - a section holding rules is a numbered section (`800. General`), and a section holding those
   is a chapter (`8. Multiplayer Rules`); their numbers, left implicit by the edition, are the
   numbers of the first rule inside;
+- an edition may instead print its rules as paragraphs (`800.1. A multiplayer game ...`) under
+  unnumbered headings, the numbers standing only in its Contents, a list of references
+  ("8. `Multiplayer Rules`_" and, nested, "800. `General`__"): the Contents numbers those
+  headings, checked against the rules under them, which win where the two disagree (with a
+  diagnostic); references left unresolved (`General`__ with no target) read as their titles;
 - `.. admonition:: Example` is an example, whatever its indentation;
 - `.. glossary::` is the glossary; `.. toctree::` lists the files of the edition, read in order
   and numbered as one document;
@@ -23,27 +28,32 @@ grammar read them as they read any text release.
 
 from __future__ import annotations
 
+import difflib
 import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crparse import shapes as S
 from crparse.decode import decode
-from crparse.diagnostics import Diagnostic
 from crparse.errors import CrparseError, RefusedInput
+from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
-from crparse.tree.model import Link, SourceFile
 
-_RULE_TITLE = re.compile(r"(?P<number>\d{3}\.\d{1,3}[a-z]?)\.?(?:\s+(?P<title>\S.*))?")
+_RULE_TITLE = re.compile(rf"(?P<number>{S.NUMBER})\.?(?:\s+(?P<title>\S.*))?")
 _DAMAGED_REF = re.compile(r":ref:(?!`)(?=\w)|(?<=\w):ref:(?!`)")
 _SUBSTITUTION = re.compile(r"(?<![|\w])\|(?P<name>[A-Za-z0-9/]{1,6})\|(?![|\w])")
 _DEFINED = re.compile(r"^\.\.\s+\|(?P<name>[^|]+)\|", re.MULTILINE)
 # The edition's converter replaced some cited titles by the cited number: `See rule 509, 509.)`
 # for `See rule 509, "Declare Blockers Step.")`, and `(see rule 716, "716")`.
-_TITLE_DAMAGE = re.compile(r"\b(?P<kind>rule|section) (?P<number>\d{3}), (?P<quote>\"?)(?P=number)(?P=quote)(?P<stop>\.?)(?P<after>\)|\s+[a-z]+|$)")
+_TITLE_DAMAGE = re.compile(rf"\b(?P<kind>rule|section) (?P<number>{S.SECTION_NUMBER}), (?P<quote>\"?)(?P=number)(?P=quote)(?P<stop>\.?)(?P<after>\)|\s+[a-z]+|$)")
 _RUN_IN_EXAMPLE = re.compile(r"(?<=[.!?\")])\s+(?=Example:\s)")
-_NUMBER_IN_TEXT = re.compile(r"\b\d{3}(?:\.\d{1,3}[a-z]?)?\b")
+_NUMBER_IN_TEXT = re.compile(rf"\b{S.SECTION_NUMBER}(?:\.{S.RULE_PART}{S.SUBRULE_LETTER}?)?\b")
+# A reference docutils could not resolve keeps its markup as text: `General`__ with no anonymous
+# target, or `General`_ when several headings are titled "General", as in every Contents.
+_REFERENCE_MARKUP = re.compile(r"`(?P<title>[^`<]*?)\s*(?:<[^<>`]*>)?`__?|(?<![\w`])(?P<name>\w+)__?(?![\w`])")
+_CONTENTS_LINE = re.compile(r"(?P<number>\d{1,3})\.\s+(?P<title>\S.*)")
 
 Span = tuple[int, int]
 
@@ -74,7 +84,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
         documents.append(_parse(child_decoded.text, files[-1], diagnostics))
 
-    numbers = _section_numbers(documents)
+    numbers = _section_numbers(documents, files, diagnostics)
     labels, titles = _labels(documents, numbers)
     writer = _Writer(numbers, labels, titles, diagnostics)
     for document, source in zip(documents, files):
@@ -202,7 +212,7 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
         )
     except Exception as err:  # docutils raises plain exceptions for malformed markup
         raise RefusedInput(f"cannot read this reStructuredText: {err}", line=getattr(err, "line", None)) from None
-    for message in document.findall(nodes.system_message):
+    for message in list(document.findall(nodes.system_message)):  # a copy: the loop removes them
         if message["level"] >= 2:
             line = message.get("line")
             diagnostics.append(Diagnostic(line and line + source.offset, "warning", "rst-markup",
@@ -215,13 +225,19 @@ def _toctree_entries(document) -> list[tuple[str, int]]:
     return [entry for node in document.findall(_toctree) for entry in node["entries"]]  # type: ignore[name-defined]
 
 
-def _section_numbers(documents) -> dict[int, str]:
-    """id(section) -> its number: a rule's from its title; a numbered section's (`800`) or a
-    chapter's (`8`) from the first numbered section inside. Each computed once, innermost first."""
+def _section_numbers(documents, files: list[_File], diagnostics: list[Diagnostic]) -> dict[int, str]:
+    """id(section) -> its number: a rule's from its title; a numbered section's (`800`) from the
+    first rule inside, a chapter's (`8`) from its first numbered section. Each computed once,
+    innermost first. The Contents, where the edition has one, numbers the headings that hold no
+    rules, and is checked against the others."""
     from docutils import nodes
 
+    entries = _contents_entries(documents, files)
+    listed, unmatched = _match_contents(documents, entries or [])
     numbers: dict[int, str] = {}
-    for document in documents:
+    from_paragraphs = False
+    derived: list[tuple[int, str]] = []  # (line, number) of the headings the Contents did not number
+    for document, source in zip(documents, files):
         # Reversed document order visits every section after all the sections inside it.
         for section in reversed(list(document.findall(nodes.section))):
             title = _title_text(section)
@@ -229,14 +245,125 @@ def _section_numbers(documents) -> dict[int, str]:
             if match:
                 numbers[id(section)] = match["number"]
                 continue
-            children = [c for c in section.children if isinstance(c, nodes.section)]
-            first = next((numbers[id(c)] for c in children if id(c) in numbers), None)
-            if first is None:
+            rule, paragraph = _first_rule(section, numbers)
+            first = next((numbers[id(c)] for c in section.children
+                          if isinstance(c, nodes.section) and len(numbers.get(id(c), "")) == 3), None)
+            if rule is not None:
+                number, below = rule.split(".")[0], f"its first rule is {rule}"
+                from_paragraphs |= paragraph
+            elif first is not None:
+                number, below = first[0], f"its first section is {first}"
+            else:
+                if id(section) in listed:  # a heading with no rules under it: only the Contents numbers it
+                    numbers[id(section)] = listed[id(section)][0]
                 continue
-            first = first.split(".")[0]
-            holds_rules = any(_RULE_TITLE.fullmatch(_title_text(c)) for c in children)
-            numbers[id(section)] = first if holds_rules else first[0]
+            numbers[id(section)] = number
+            line = _first_line(section.next_node(nodes.title)) - 1 + source.offset
+            entry = listed.get(id(section))
+            if entries is None:
+                derived.append((line, number))
+            elif entry is None:
+                diagnostics.append(Diagnostic(line, "info", "rst-heading-number",
+                                              f"{title!r} is not in the Contents; {below}: numbered {number}"))
+            elif entry[0] != number:
+                diagnostics.append(Diagnostic(line, "warning", "rst-heading-number",
+                                              f"the Contents (line {entry[1]}) numbers {title!r} {entry[0]}, "
+                                              f"but {below}: numbered {number}"))
+    # Without a Contents the rules are the only numbers there are. The Sphinx editions, whose
+    # rules are headings, number their headings that way by design: nothing to report there.
+    if derived and from_paragraphs:
+        parts = sum(1 for _, n in derived if len(n) == 1)
+        diagnostics.append(Diagnostic(min(line for line, _ in derived), "info", "rst-heading-number",
+                                      f"no numbered Contents: the numbers of {parts} part(s) and {len(derived) - parts} "
+                                      "section(s) are taken from the rules under their headings"))
+    for number, text, line in unmatched:
+        diagnostics.append(Diagnostic(line, "info", "rst-heading-number",
+                                      f"Contents entry {number}. {text!r} names no heading of the document"))
     return numbers
+
+
+def _first_rule(section, numbers: dict[int, str]) -> tuple[str | None, bool]:
+    """The number of the first rule directly under a heading, and whether that rule is a
+    paragraph (`100.1. These Magic rules ...`) rather than a heading of its own (`100.1`)."""
+    from docutils import nodes
+
+    for child in section.children:
+        if isinstance(child, nodes.section) and "." in numbers.get(id(child), ""):
+            return numbers[id(child)], False
+        if isinstance(child, nodes.paragraph):
+            match = S.RULE.match(child.astext())
+            if match:
+                return match["number"], True
+    return None, False
+
+
+def _contents_entries(documents, files: list[_File]) -> list[tuple[str | None, str, int]] | None:
+    """(number, title, line) of each entry of the edition's Contents list, in order: a list
+    (bullet or enumerated, nested or not) of references to the headings. None without one, or
+    with one that gives no numbers."""
+    from docutils import nodes
+
+    contents, offset = next(((section, source.offset) for document, source in zip(documents, files)
+                             for section in document.findall(nodes.section)
+                             if S.CONTENTS_HEADING.match(_title_text(section))), (None, 0))
+    if contents is None:
+        return None
+    entries: list[tuple[str | None, str, int]] = []
+    for item in contents.findall(nodes.list_item):
+        if not item.children or not isinstance(item[0], nodes.paragraph):
+            continue  # `* 1. Title`: the number and title are the inner enumerated list's
+        text = " ".join(_plain(item[0]).split())
+        listing = item.parent
+        number = None
+        if isinstance(listing, nodes.enumerated_list) and listing.get("enumtype") == "arabic":
+            number = str(listing.get("start", 1) + listing.index(item))
+        else:
+            match = _CONTENTS_LINE.fullmatch(text)  # `* 100\. Title`, the number escaped
+            if match:
+                number, text = match["number"], match["title"]
+        entries.append((number, text, _first_line(item[0]) + offset))
+    # a list of titles alone (what `.. contents::` would make) numbers nothing
+    return entries if any(number for number, _, _ in entries) else None
+
+
+def _match_contents(documents, entries) -> tuple[dict[int, tuple[str, int]], list[tuple[str, str, int]]]:
+    """id(heading) -> (number, line) of its Contents entry, and the numbered entries that name no
+    heading. Titles repeat ("General" in every chapter), so entries are aligned with the headings
+    in order rather than looked up by title."""
+    from docutils import nodes
+
+    headings = [s for d in documents for s in d.findall(nodes.section) if not _RULE_TITLE.fullmatch(_title_text(s))]
+
+    def key(text: str) -> str:  # "The *Magic* Golden Rules" in the Contents, "The Magic Golden Rules" above
+        return " ".join(re.findall(r"[^\W_]+", text.casefold()))
+
+    matcher = difflib.SequenceMatcher(None, [key(e[1]) for e in entries], [key(_title_text(h)) for h in headings],
+                                      autojunk=False)  # in a long document it would drop "General", the commonest title
+    listed: dict[int, tuple[str, int]] = {}
+    matched: set[int] = set()
+    for a, b, size in matcher.get_matching_blocks():
+        for k in range(size):
+            number, _, line = entries[a + k]
+            matched.add(a + k)
+            if number is not None:
+                listed[id(headings[b + k])] = (number, line)
+    unmatched = [(n, title, line) for i, (n, title, line) in enumerate(entries) if i not in matched and n is not None]
+    return listed, unmatched
+
+
+def _plain(node) -> str:
+    """A node's text, unresolved references taken for their titles."""
+    from docutils import nodes
+
+    if isinstance(node, nodes.problematic):
+        return _unmarked(node.astext())
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    return "".join(_plain(child) for child in node.children)
+
+
+def _unmarked(text: str) -> str:
+    return _REFERENCE_MARKUP.sub(lambda m: m["title"] if m["title"] is not None else m["name"], text)
 
 
 def _labels(documents, numbers: dict[int, str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -489,6 +616,8 @@ class _Writer:
                 text = self.inline(child)
                 self.links.append(Link(_first_line(node) + self.offset, "link", text, child["refuri"], link_to_rule(child["refuri"]) if child["refuri"].startswith("#") else None))
                 out.append(text)
+            elif isinstance(child, nodes.problematic):
+                out.append(_unmarked(child.astext()))
             elif isinstance(child, nodes.Element):
                 out.append(self.inline(child))
         return " ".join("".join(out).split("\n")) if out else ""
@@ -539,22 +668,3 @@ def _first_line(node) -> int:
 
 def _last_line(node) -> int:
     return _first_line(node) + node.rawsource.count("\n") if node.rawsource else _first_line(node)
-
-
-_TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
-
-
-def toctree_files(index: Path) -> set[str]:
-    """The file names an `index.rst` lists in its toctrees (for a directory walk, which must
-    not parse them a second time on their own)."""
-    try:
-        text = index.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
-    names = set()
-    for block in _TOCTREE.findall(text + "\n"):
-        for line in block.splitlines():
-            entry = line.strip()
-            if entry and not entry.startswith(":"):
-                names.add(entry if entry.endswith(".rst") else entry + ".rst")
-    return names

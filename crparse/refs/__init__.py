@@ -11,8 +11,17 @@ tokens, `grammar` (grammars/references.lark) parses them, `resolve` checks each 
 the same document, `graph` puts them in networkx, `cite` checks citations in other files.
 """
 
-from crparse.refs.graph import ReferenceGraph
-from crparse.refs.model import Cited, Reference
-from crparse.refs.resolve import references
+from importlib import import_module
+
+from crparse.nodes import Cited, Reference
+
+_LAZY = {"references": "crparse.refs.resolve", "ReferenceGraph": "crparse.refs.graph"}  # networkx on first use
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'crparse.refs' has no attribute {name!r}")
+    return getattr(import_module(_LAZY[name]), name)
+
 
 __all__ = ["Cited", "Reference", "ReferenceGraph", "references"]

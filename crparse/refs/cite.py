@@ -10,10 +10,11 @@ from pathlib import Path
 
 from crparse.decode import decode_bytes
 from crparse.errors import CrparseError
+from crparse.lookup import Lookup
+from crparse.nodes import Cited, Document
 from crparse.refs.grammar import phrases
-from crparse.refs.model import Cited
-from crparse.refs.resolve import Targets, cite_item
-from crparse.tree.model import Document
+from crparse.refs.resolve import cite_item
+
 
 @dataclass(frozen=True, slots=True)
 class Citation:
@@ -49,9 +50,9 @@ def read_text(path: Path) -> str:
         raise err.located(str(path)) from None
 
 
-def citations(text: str, doc: Document, *, path: str = "<text>", targets: Targets | None = None) -> list[Citation]:
+def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup | None = None) -> list[Citation]:
     """Every CR citation in `text`, each item resolved against `doc`."""
-    targets = targets or Targets(doc)
+    targets = targets or Lookup(doc)
     breaks = [i for i, ch in enumerate(text) if ch == "\n"]
     out = []
     for c in phrases(text, cite=True):
@@ -62,5 +63,5 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Target
     return out
 
 
-def check_file(path: Path, doc: Document, targets: Targets | None = None) -> list[Citation]:
+def check_file(path: Path, doc: Document, targets: Lookup | None = None) -> list[Citation]:
     return citations(read_text(path), doc, path=str(path), targets=targets)

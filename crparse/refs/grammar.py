@@ -159,7 +159,7 @@ def phrases(text: str, *, cite: bool = False, bare: bool = False) -> list[Citati
     for pos in starts:
         if pos < done:
             continue
-        run = scan.tokens(text, pos)
+        run = scan.tokens(text, pos, cite=cite)
         if not run:
             continue
         origin = run[0][2]

@@ -17,10 +17,9 @@ from typing import IO
 
 import networkx as nx
 
-from crparse.refs.model import Reference
-from crparse.refs.resolve import Targets
+from crparse.lookup import Lookup
+from crparse.nodes import Document, Reference
 from crparse.refs.resolve import references as find_references
-from crparse.tree.model import Document
 
 CITES = "cites"
 PARENT = "parent"
@@ -49,9 +48,9 @@ class ReferenceGraph:
         self.graph = g
 
     @functools.cached_property
-    def _targets(self) -> Targets:
+    def _targets(self) -> Lookup:
         """The glossary's names, for looking up a term; built on the first such lookup only."""
-        return Targets(self.document)
+        return Lookup(self.document)
 
     # -- queries --------------------------------------------------------------------------
 

@@ -8,78 +8,18 @@ endpoints (so it skips the letters l and o, which no release uses); both endpoin
 from __future__ import annotations
 
 import bisect
-import dataclasses
-import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+import msgspec
+
 from crparse.collector import collector_paused
+from crparse.lookup import Lookup, normalise_title
+from crparse.nodes import Cited, Document, Reference, Status
 from crparse.refs.grammar import Citation, Item, phrases, pointers
-from crparse.refs.model import Cited, Reference, Status
-from crparse.tree.model import Document, Rule
-from crparse.tree.numbers import parse_number
 
-_PARENTHETICAL = re.compile(r"\s*\((?:obsolete|informal)\)$", re.IGNORECASE)
-_QUOTES = str.maketrans({"’": None, "‘": None, "'": None, "“": None, "”": None, '"': None, "_": None})
 _TERM_MARKS = " “”\"'.,"
-_WRAPPED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")  # "State- Based": a hard-wrapped line joined
-
-
-@functools.lru_cache(maxsize=8192)
-def normalise_title(text: str) -> str:
-    """Titles compare without case, quotes, italics marks and trailing punctuation."""
-    text = _WRAPPED_HYPHEN.sub("-", text.translate(_QUOTES))
-    return " ".join(text.casefold().split()).strip(" .,;:")
-
-
-class Targets:
-    """What a document holds that references can name."""
-
-    def __init__(self, doc: Document):
-        self.rules: dict[str, Rule] = {}
-        for r in doc.rules:
-            self.rules.setdefault(r.number, r)
-        by_kind: dict[str, list[tuple[tuple[int, int, int], str]]] = {}
-        for number, r in self.rules.items():
-            parsed = parse_number(number)
-            if parsed is not None:
-                by_kind.setdefault(r.kind, []).append((parsed.key, number))
-        self._sorted = {kind: sorted(entries) for kind, entries in by_kind.items()}
-        self._keys = {kind: [k for k, _ in entries] for kind, entries in self._sorted.items()}
-        self.terms: dict[str, str] = {}
-        for g in doc.glossary:
-            # An entry may carry several names: "Kicker, Kicked", "Control, Controller".
-            names = [g.term, *_PARENTHETICAL.sub("", g.term).split(",")]
-            for name in names:
-                self.terms.setdefault(normalise_title(name), g.term)
-        self.fragment = doc.fragment
-
-    def term(self, written: str) -> str | None:
-        """The entry a pointer names; "See also Continuous Effects." names "Continuous Effect"."""
-        key = normalise_title(written)
-        found = self.terms.get(key)
-        if found is None and key.endswith("s"):
-            found = self.terms.get(key[:-1])
-        return found
-
-    def missing(self, number: str) -> Status:
-        """A fragment holds the units from its first to its last number: a missing target in
-        that stretch is dangling, one outside it (or a heading the excerpt left out) external."""
-        if self.fragment is None:
-            return "dangling"
-        parsed, first, last = parse_number(number), parse_number(self.fragment.first), parse_number(self.fragment.last)
-        if parsed is None or first is None or last is None:
-            return "external"
-        return "dangling" if first.key <= parsed.key <= last.key else "external"
-
-    def members(self, first: str, last: str) -> tuple[str, ...]:
-        a, b = parse_number(first), parse_number(last)
-        if a is None or b is None or a.kind != b.kind or a.key > b.key:
-            return ()
-        keys = self._keys.get(a.kind, [])
-        lo, hi = bisect.bisect_left(keys, a.key), bisect.bisect_right(keys, b.key)
-        return tuple(n for _, n in self._sorted[a.kind][lo:hi])
 
 
 def _worst(statuses) -> Status:
@@ -87,7 +27,7 @@ def _worst(statuses) -> Status:
     return "dangling" if "dangling" in statuses else "external" if "external" in statuses else "resolved"
 
 
-def cite_item(item: Item, text: str, targets: Targets) -> Cited:
+def cite_item(item: Item, text: str, targets: Lookup) -> Cited:
     written = text[item.start : item.end]
     if item.first == item.last:
         rule = targets.rules.get(item.first)
@@ -106,7 +46,7 @@ def cite_item(item: Item, text: str, targets: Targets) -> Cited:
     return Cited(written, "range", item.first, item.last, members, status, item.title, None)
 
 
-def _cite_terms(citation: Citation, text: str, targets: Targets) -> tuple[Cited, ...]:
+def _cite_terms(citation: Citation, text: str, targets: Lookup) -> tuple[Cited, ...]:
     """Neighbouring terms are rejoined when together they name an entry ("Life, Life Total")."""
     items = citation.items
     out: list[Cited] = []
@@ -145,7 +85,7 @@ def _named_before(text: str, start: int) -> list[str]:
     return names
 
 
-def _check_context(cited: Cited, text: str, citation: Citation, targets: Targets) -> Cited:
+def _check_context(cited: Cited, text: str, citation: Citation, targets: Lookup) -> Cited:
     if cited.title is not None or cited.status != "resolved" or cited.kind == "range":
         return cited
     if not text.startswith(")", citation.end):
@@ -157,7 +97,7 @@ def _check_context(cited: Cited, text: str, citation: Citation, targets: Targets
     section = targets.rules.get(cited.first.split(".")[0])
     hay = " ".join((rule.title, rule.text, section.title if section else "")).casefold()
     matches = all(n.casefold() in hay for n in names)
-    return dataclasses.replace(cited, title=" ".join(names), title_matches=matches)
+    return msgspec.structs.replace(cited, title=" ".join(names), title_matches=matches)
 
 
 def _reference(source, field, example, text, citation, cited, line) -> Reference:
@@ -225,7 +165,7 @@ def references(doc: Document) -> tuple[Reference, ...]:
 
 
 def _references(doc: Document) -> tuple[Reference, ...]:
-    targets = Targets(doc)
+    targets = Lookup(doc)
     segments = list(_segments(doc))
     # One scan over all texts joined: no reference crosses a line break, and one call instead
     # of thousands is most of the speed.

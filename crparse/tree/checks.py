@@ -8,26 +8,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from crparse.diagnostics import Diagnostic
-from crparse.tree.model import Rule
-from crparse.tree.numbers import SKIPPED_LETTERS, RuleNumber, next_letter, parse_number
+from crparse.nodes import Diagnostic, Rule
+from crparse.numbers import SKIPPED_LETTERS, RuleNumber, next_letter, parse_number
+
+
+_LEVEL_OF = {"section": "part", "rule": "section", "subrule": "rule"}  # the unit a kind sits in
 
 
 def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     seen: dict[str, int] = {}
-    # The unit currently open at each level, to see where a number lands.
-    open_units: dict[str, RuleNumber | None] = {"part": None, "section": None, "rule": None}
-    last_child: dict[str, RuleNumber] = {}
+    # The unit currently open at each level (its number, normalised), to see where a number lands.
+    open_units: dict[str, str | None] = {"part": None, "section": None, "rule": None}
+    last_child: dict[str, tuple[RuleNumber, tuple[int, int, int]]] = {}
     previous: RuleNumber | None = None
+    previous_key: tuple[int, int, int] | None = None
     for rule in rules:
         number = parse_number(rule.number)
         if number is None:  # pragma: no cover - the tokenizer only emits well-formed numbers
             continue
+        key = number.key
         where = rule.line
-        duplicates = ()
+        duplicate = False
         if rule.number in seen:
-            duplicates = (rule.number,)
+            duplicate = True
             found.append(
                 Diagnostic(where, "warning", "duplicate-number", f"{rule.number} appears again (first at line {seen[rule.number]})")
             )
@@ -38,11 +42,11 @@ def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic
                 Diagnostic(where, "warning", "skipped-letter-used", f"{rule.number} uses the letter {number.letter!r}, which subrules skip")
             )
         parent = rule.parent
-        level = {"section": "part", "rule": "section", "subrule": "rule"}.get(rule.kind)
+        level = _LEVEL_OF.get(rule.kind)
         misplaced = False
         if level is not None:
             current = open_units[level]
-            if current is not None and str(current) != parent:
+            if current is not None and current != parent:
                 misplaced = True
                 found.append(
                     Diagnostic(where, "warning", "misplaced-number", f"{rule.number} appears under {current}, not under {parent}")
@@ -51,21 +55,24 @@ def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic
                 found.append(Diagnostic(where, "warning", "missing-parent", f"{rule.number} has no {parent} before it"))
             before = last_child.get(parent or "")
             if not misplaced and (current is not None or before is not None):
-                _check_gap(found, rule, number, before, where)
-        if parent is not None and (number.key > last_child[parent].key if parent in last_child else True):
-            last_child[parent] = number
-        if rule.kind == "part":
-            open_units.update(part=number, section=None, rule=None)
-        elif rule.kind == "section":
-            open_units.update(section=number, rule=None)
-        elif rule.kind == "rule":
-            open_units["rule"] = number
-        if not misplaced and rule.number not in duplicates and previous is not None and number.key < previous.key:
+                _check_gap(found, rule, number, before[0] if before else None, where)
+        if parent is not None:
+            last = last_child.get(parent)
+            if last is None or key > last[1]:
+                last_child[parent] = (number, key)
+        kind = rule.kind
+        if kind == "part":
+            open_units["part"], open_units["section"], open_units["rule"] = str(number), None, None
+        elif kind == "section":
+            open_units["section"], open_units["rule"] = str(number), None
+        elif kind == "rule":
+            open_units["rule"] = str(number)
+        if not misplaced and not duplicate and previous_key is not None and key < previous_key:
             found.append(Diagnostic(where, "warning", "out-of-order", f"{rule.number} comes after {previous}"))
         # A misplaced number (a typo like 432.2b inside 423) is reported once; what follows
         # is compared with the last number that was in place, so one typo is one diagnostic.
-        if not misplaced and (previous is None or number.key > previous.key):
-            previous = number
+        if not misplaced and (previous_key is None or key > previous_key):
+            previous, previous_key = number, key
     return found
 
 

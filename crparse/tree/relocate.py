@@ -9,8 +9,10 @@ source line, an `end_line` to its last.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass, replace
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 Span = tuple[int, int]
 
@@ -19,11 +21,10 @@ def relocate(node: Any, origin: list[Span]) -> Any:
     """`node` with every `line`/`end_line` field and every `spans` entry moved onto `origin`."""
     if isinstance(node, tuple):
         return tuple(relocate(item, origin) for item in node)
-    if not is_dataclass(node) or isinstance(node, type):
+    if not isinstance(node, Struct):
         return node
     changes: dict[str, Any] = {}
-    names = {f.name for f in fields(node)}
-    for name in names:
+    for name in node.__struct_fields__:
         value = getattr(node, name)
         if name == "line" and isinstance(value, int):
             changes[name] = origin[value - 1][0]
@@ -35,8 +36,6 @@ def relocate(node: Any, origin: list[Span]) -> Any:
                 changes[name] = moved if (value is not None or moved != first) else None
         elif name == "spans":
             changes[name] = tuple((origin[a - 1][0], origin[b - 1][1]) for a, b in value)
-        elif name.startswith("_"):
-            continue
-        elif isinstance(value, tuple) or is_dataclass(value):
+        elif isinstance(value, (tuple, Struct)):
             changes[name] = relocate(value, origin)
     return replace(node, **changes)

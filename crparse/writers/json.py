@@ -8,11 +8,12 @@ its major part when changing or removing any.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib import resources
 
-from crparse.refs.model import Cited, Reference
-from crparse.refs.resolve import references as find_references
-from crparse.tree.model import Document, Example
+import msgspec
+
+from crparse.nodes import Cited, Diagnostic, Document, Example, Reference
 
 SCHEMA_VERSION = "1.2"  # 1.1: source.files, links; 1.2: references
 
@@ -50,10 +51,13 @@ def reference_to_dict(r: Reference) -> dict:
     }
 
 
-def document_to_dict(doc: Document, references: tuple[Reference, ...] | None = None) -> dict:
-    """`references`: computed from the document when not given."""
-    if references is None:
-        references = find_references(doc)
+def _diagnostic(d: Diagnostic) -> dict:
+    return {"line": d.line, "severity": d.severity, "code": d.code, "message": d.message}
+
+
+def document_to_dict(doc: Document, references: Sequence[Reference]) -> dict:
+    """The document as the JSON contract's object; `references` are the document's own
+    (`crparse.references(doc)`): a writer writes what it is given and computes nothing."""
     src = doc.source
     return {
         "schema_version": SCHEMA_VERSION,
@@ -111,7 +115,7 @@ def document_to_dict(doc: Document, references: tuple[Reference, ...] | None = N
         "residue": [
             {"line": r.line, "end_line": r.end_line or r.line, "text": r.text, "reason": r.reason} for r in doc.residue
         ],
-        "diagnostics": [d.to_dict() for d in doc.diagnostics],
+        "diagnostics": [_diagnostic(d) for d in doc.diagnostics],
         "links": [
             {"line": k.line, "kind": k.kind, "text": k.text, "target": k.target, "rule": k.rule} for k in doc.links
         ],
@@ -119,9 +123,16 @@ def document_to_dict(doc: Document, references: tuple[Reference, ...] | None = N
     }
 
 
-def dumps(doc: Document, *, indent: int | None = None) -> str:
-    separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(document_to_dict(doc), ensure_ascii=False, indent=indent, separators=separators)
+_ENCODER = msgspec.json.Encoder()
+
+
+def dumps(doc: Document, references: Sequence[Reference], *, indent: int | None = None) -> str:
+    """The JSON text: compact, or indented by `indent` spaces. msgspec writes the same bytes as
+    `json.dumps(..., ensure_ascii=False)` with the matching separators, several times faster."""
+    data = _ENCODER.encode(document_to_dict(doc, references))
+    if indent is not None:
+        data = msgspec.json.format(data, indent=indent)
+    return data.decode("utf-8")
 
 
 def schema() -> dict:

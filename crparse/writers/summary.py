@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crparse.tree.model import Document
+from crparse.nodes import Document
 
 MAX_LISTED = 20
 

@@ -1,4 +1,6 @@
-"""The line classifier: regexes for every line shape the CR has used since 1999.
+"""Line shapes and rule-number patterns: the one home of every regex that says what a line or
+a rule number of the CR looks like, 1999-2026. Readers, the block stage and the references all
+spell rule numbers with the patterns below.
 
 Everything here looks at one line (or one line and its predecessor); decisions that need more
 context belong to the regions (where am I in the document) or to the grammar (what came before).
@@ -8,22 +10,33 @@ from __future__ import annotations
 
 import re
 
+# Rule numbers as printed, as pattern text to build other patterns from: a section "100", a
+# rule "100.1", a subrule "100.1a" (letters skip l and o, see crparse.numbers). Parts are one
+# digit ("1"). The rule part has had up to three digits since 2009 ("702.149").
+SECTION_NUMBER = r"\d{3}"
+RULE_PART = r"\d{1,3}"
+SUBRULE_LETTER = r"[a-z]"
+RULE_NUMBER = rf"{SECTION_NUMBER}\.{RULE_PART}"
+NUMBER = rf"{RULE_NUMBER}{SUBRULE_LETTER}?"  # a rule or a subrule
+# Any numbered unit, part to subrule, with its pieces named.
+UNIT_NUMBER = rf"(?P<section>\d{{1,3}})(?:\.(?P<rule>{RULE_PART})(?P<letter>{SUBRULE_LETTER})?)?"
+
 # "100.1.", "100.1a", "702.149. Training", "305.3.The", "606.5 If", "702.93a. Soulbond",
 # "601.2a - The" (hyphen-separated web scrapes). The rule part has three digits since 2009.
 RULE = re.compile(
-    r"""[ \t]*
-    (?P<number>(?P<section>\d{3})\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)
+    rf"""[ \t]*
+    (?P<number>(?P<section>{SECTION_NUMBER})\.(?P<rule>{RULE_PART})(?P<letter>{SUBRULE_LETTER})?)
     (?P<dot>\.)?
     (?:(?P<sep>[ \t]+[-\u2013][ \t]+|[ \t]+)|(?=[A-Z\u201c"(])|$)
     (?P<rest>.*)""",
     re.VERBOSE,
 )
 SPACED_RULE = re.compile(
-    r"""[ \t]*(?P<number>(?P<section>\d{3})\.[ ](?P<rule>\d{1,3})(?P<letter>[a-z])?)
+    rf"""[ \t]*(?P<number>(?P<section>{SECTION_NUMBER})\.[ ](?P<rule>{RULE_PART})(?P<letter>{SUBRULE_LETTER})?)
     (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
     re.VERBOSE,
 )
-SECTION = re.compile(r"[ \t]*(?P<number>\d{3})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*$")
+SECTION = re.compile(rf"[ \t]*(?P<number>{SECTION_NUMBER})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*$")
 PART = re.compile(r"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>\S.*?)[ \t]*$")
 EXAMPLE = re.compile(r"[ \t]*(?P<label>(?:(?:Example|EXAMPLE)s?[ \t]*:[ \t]*)+)(?P<rest>.*)")
 # Underlines and banners of the 1999 text conversion, and table rules of web scrapes.

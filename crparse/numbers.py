@@ -10,7 +10,9 @@ import functools
 import re
 from typing import NamedTuple
 
-_NUMBER = re.compile(r"(?P<section>\d{1,3})(?:\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)?")
+from crparse.shapes import UNIT_NUMBER
+
+_NUMBER = re.compile(UNIT_NUMBER)
 
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 SKIPPED_LETTERS = "lo"

@@ -1,0 +1,201 @@
+"""The ground the later stages stand on: one root vocabulary, imports that flow one way, lookups
+that cannot go stale, a thin CLI with one table of exit codes, and a light `import crparse`."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import networkx as nx
+import pytest
+from conftest import FIXTURES, ROOT
+
+import crparse
+from crparse.cli import exits
+from crparse.cli.main import main
+from crparse.inputs import inputs
+from crparse.lookup import Lookup
+
+PACKAGE = ROOT / "crparse"
+
+# The stages in the order data flows through them; a stage may import the root modules and any
+# stage before it, never one after it.
+STAGES = ["decode", "readers", "blocks", "tree", "pipeline", "refs", "writers", "cli"]
+ROOT_MODULES = {"nodes", "shapes", "numbers", "errors", "collector", "lookup", "inputs"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """crparse modules a file imports, at its top level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("crparse"))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("crparse"):
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _module_graph() -> nx.DiGraph:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    g = nx.DiGraph()
+    for name, path in modules.items():
+        g.add_node(name)
+        for target in _imports(path):
+            if target in modules and target != name:
+                g.add_edge(name, target)
+    return g
+
+
+def test_root_vocabulary_has_no_crparse_imports_but_the_root():
+    for module in ("nodes", "shapes", "numbers", "errors", "collector", "lookup", "inputs"):
+        for target in _imports(PACKAGE / f"{module}.py"):
+            assert _stage(target) in ROOT_MODULES, f"crparse.{module} imports {target}"
+
+
+def test_no_import_runs_back_up_the_stages():
+    g = _module_graph()
+    for source, target in g.edges:
+        a, b = _stage(source), _stage(target)
+        if a in STAGES and b in STAGES:
+            assert STAGES.index(b) <= STAGES.index(a), f"{source} (stage {a}) imports {target} (later stage {b})"
+        if a in ROOT_MODULES:
+            assert b in ROOT_MODULES, f"root module {source} imports {target}"
+
+
+def test_no_import_cycle_between_packages():
+    g = _module_graph()
+    packages = nx.DiGraph()
+    for source, target in g.edges:
+        a, b = _stage(source) or "crparse", _stage(target) or "crparse"
+        if a != b and a != "crparse" and b != "crparse":
+            packages.add_edge(a, b)
+    assert list(nx.simple_cycles(packages)) == []
+
+
+def test_nodes_hold_no_cache_and_no_serialisation():
+    import crparse.nodes as nodes
+
+    for name in dir(nodes):
+        cls = getattr(nodes, name)
+        if isinstance(cls, type) and issubclass(cls, msgspec.Struct) and cls is not msgspec.Struct:
+            assert cls.__struct_config__.frozen, name
+            assert not any(f.startswith("_") for f in cls.__struct_fields__), name
+            for method in ("to_dict", "to_json"):
+                assert not hasattr(cls, method), f"{name}.{method}"
+
+
+def test_replaced_rules_are_looked_up_afresh():
+    doc = crparse.parse(FIXTURES / "modern.txt")
+    number = doc.rules[5].number
+    assert doc.rule(number) is doc.rules[5]
+    new = msgspec.structs.replace(doc.rules[5], text="Replaced text.")
+    doc2 = msgspec.structs.replace(doc, rules=doc.rules[:5] + (new,) + doc.rules[6:])
+    assert doc2.rule(number).text == "Replaced text."
+    assert Lookup(doc2).rule(number).text == "Replaced text."
+    assert doc.rule(number).text != "Replaced text."  # the original is untouched
+    gone = msgspec.structs.replace(doc, rules=doc.rules[:5] + doc.rules[6:])
+    assert number not in gone and number in doc
+    with pytest.raises(KeyError):
+        Lookup(gone).rule(number)
+
+
+def test_nodes_are_immutable():
+    doc = crparse.parse(FIXTURES / "modern.txt")
+    with pytest.raises(AttributeError):
+        doc.rules[0].text = "x"  # type: ignore[misc]
+
+
+def test_lookup_by_number_term_and_line():
+    doc = crparse.parse(FIXTURES / "modern.txt")
+    look = Lookup(doc)
+    rule = doc.rules[7]
+    assert look.rule(rule.number + ".") is rule
+    assert look.at_line(rule.line) == rule.number
+    for ex_rule, ex in doc.examples:
+        assert look.at_line(ex.line) == ex_rule.number
+        break
+    entry = doc.glossary[0]
+    assert look.entry(entry.term) is entry
+    assert look.at_line(entry.line) == f"glossary:{entry.term}"
+    assert look.at_line(10**7) is None
+
+
+def test_import_crparse_is_light():
+    code = (
+        "import sys, crparse; heavy = ['lark', 'networkx', 'docutils', 'bs4', 'docx', 'pypdfium2', "
+        "'markdown_it', 'striprtf']; print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_inputs_walks_directories_and_editions(tmp_path):
+    (tmp_path / "b.txt").write_text("x")
+    (tmp_path / "a.txt").write_text("x")
+    (tmp_path / ".hidden").write_text("x")
+    ed = tmp_path / "edition"
+    ed.mkdir()
+    (ed / "index.rst").write_text(".. toctree::\n\n   one\n   two.rst\n")
+    (ed / "one.rst").write_text("x")
+    (ed / "two.rst").write_text("x")
+    (ed / "notes.rst").write_text("x")
+    listed = [Path(i.path).relative_to(tmp_path).as_posix() for i in inputs([tmp_path])]
+    assert listed == ["a.txt", "b.txt", "edition/index.rst", "edition/notes.rst"]
+    every = [Path(i.path).name for i in inputs([ed], editions=False)]
+    assert every == ["index.rst", "notes.rst", "one.rst", "two.rst"]
+    assert [i.named for i in inputs([tmp_path / "a.txt", tmp_path / "missing"])] == [True, True]
+
+
+def _boom(*args, **kwargs):
+    raise RuntimeError("forced\nfailure")
+
+
+@pytest.mark.parametrize(
+    "argv, target",
+    [
+        (["refs", "{doc}"], "crparse.refs.resolve.references"),
+        (["refs", "{doc}", "--broken"], "crparse.refs.resolve.references"),
+        (["cite-check", "{doc}", "--cr", "{doc}"], "crparse.refs.cite.check_file"),
+        (["text", "{doc}"], "crparse.pipeline.read"),
+        (["parse", "{doc}"], "crparse.pipeline.read"),
+        (["schema"], "crparse.writers.json.schema"),
+    ],
+)
+def test_internal_error_is_one_line_and_exit_3(argv, target, monkeypatch, capsys):
+    module, _, name = target.rpartition(".")
+    monkeypatch.setattr(__import__(module, fromlist=[name]), name, _boom)
+    if target == "crparse.refs.resolve.references":
+        monkeypatch.setattr(crparse, "references", _boom, raising=False)
+        import crparse.refs.graph as graph
+
+        monkeypatch.setattr(graph, "find_references", _boom)
+    doc = str(FIXTURES / "modern.txt")
+    status = main([a.format(doc=doc) for a in argv])
+    err = capsys.readouterr().err.strip()
+    assert status == exits.INTERNAL
+    assert len(err.splitlines()) == 1, err
+    assert "internal error: RuntimeError: forced failure" in err
+
+
+def test_refusal_is_exit_2_for_every_subcommand(tmp_path, capsys):
+    bad = tmp_path / "not-cr.txt"
+    bad.write_text("Nothing numbered here.\nAt all.\n")
+    for argv in (["parse", str(bad)], ["refs", str(bad)], ["text", str(tmp_path / "missing")],
+                 ["cite-check", str(bad), "--cr", str(bad)]):
+        assert main(argv) == exits.REFUSED, argv
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("crparse: ") and len(err.splitlines()) == 1, err
