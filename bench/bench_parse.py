@@ -27,7 +27,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from common import ROOT, add_corpus_argument, timed_ms, txt_dir  # also puts the project on sys.path
+from common import ROOT, add_corpus_argument, interleaved_ms, timed_ms, txt_dir  # also puts the project on sys.path
 
 import crparse
 from crparse.blocks.regions import find_first_rule, find_regions, is_hard_wrapped
@@ -112,7 +112,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_corpus_argument(ap)
     ap.add_argument("--release", default="2026-01-16")
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--repeat", type=int, default=31)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
 
@@ -122,16 +122,19 @@ def main() -> int:
     release = txt / f"{args.release}.txt"
     figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "release": args.release}
 
-    bare_min, bare_med = timed_ms(lambda: bare_scan(release), args.repeat)
-    full_min, full_med = timed_ms(lambda: crparse.parse(release), args.repeat)
+    # Bare scan, parse and the peer-style extractor in turn, round after round (see interleaved_ms).
+    runs = interleaved_ms(
+        {"bare": lambda: bare_scan(release), "parse": lambda: crparse.parse(release), "peer": lambda: peer_extract(release)},
+        args.repeat,
+    )
+    (bare_min, bare_med), (full_min, full_med), (peer_min, peer_med) = runs["bare"], runs["parse"], runs["peer"]
     figures.update(
         bare_scan_ms=round(bare_min, 2), parse_ms=round(full_min, 2), ratio=round(full_min / bare_min, 2),
         bare_scan_median_ms=round(bare_med, 2), parse_median_ms=round(full_med, 2),
         ratio_median=round(full_med / bare_med, 2),
+        peer_extract_ms=round(peer_min, 2), peer_extract_median_ms=round(peer_med, 2),
+        parse_to_peer_median=round(full_med / peer_med, 2),
     )
-    peer_min, peer_med = timed_ms(lambda: peer_extract(release), args.repeat)
-    figures.update(peer_extract_ms=round(peer_min, 2), peer_extract_median_ms=round(peer_med, 2),
-                   parse_to_peer_median=round(full_med / peer_med, 2))
     figures["stages_median_ms"] = {k: round(v, 2) for k, v in stages(release, args.repeat).items()}
     figures["import_ms"], figures["import_loads"] = import_time_ms()
 

@@ -36,3 +36,18 @@ def timed_ms(fn, repeat: int) -> tuple[float, float]:
         fn()
         times.append(time.perf_counter() - start)
     return min(times) * 1000, statistics.median(times) * 1000
+
+
+def interleaved_ms(fns: dict, repeat: int) -> dict[str, tuple[float, float]]:
+    """(minimum, median) of each function, the functions run in turn within each round, so that
+    a slow moment of a shared machine falls on all of them alike: ratios between them are then
+    fair even where the absolute figures drift."""
+    for fn in fns.values():
+        fn()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: (min(t) * 1000, statistics.median(t) * 1000) for name, t in times.items()}

@@ -222,32 +222,35 @@ class Document(Node):
             "diagnostics": len(self.diagnostics),
         }
 
-    def accounted_lines(self) -> Iterator[tuple[int, int, str]]:
-        """Every (first, last, where) span of source lines the tree holds."""
+    def accounted_lines(self) -> Iterator[tuple[int, int, tuple[str, str]]]:
+        """Every (first, last, where) span of source lines the tree holds; `where` names the
+        holder as (kind, name): ("rule", "704.5k"), ("example", "704.5k"), ("residue", reason)."""
         for region in self.regions:
             if region.heading is not None:
-                yield region.line, region.line, f"{region.name} heading"
+                yield region.line, region.line, ("heading", region.name)
         for b in self.front_matter:
-            yield b.line, b.end_line, "front_matter"
+            yield b.line, b.end_line, ("front_matter", b.kind)
         for c in self.contents:
-            yield c.line, c.line, "contents"
+            yield c.line, c.line, ("contents", c.title)
         for r in self.rules:
+            where = ("rule", r.number)
             for first, last in r.spans:
-                yield first, last, f"rule {r.number}"
+                yield first, last, where
             for ex in r.examples:
-                yield ex.line, ex.end_line, f"example of {r.number}"
+                yield ex.line, ex.end_line, ("example", r.number)
         for g in self.glossary:
+            where = ("glossary", g.term)
             for first, last in g.spans:
-                yield first, last, f"glossary {g.term}"
+                yield first, last, where
             for ex in g.examples:
-                yield ex.line, ex.end_line, f"example of {g.term}"
+                yield ex.line, ex.end_line, ("example", g.term)
         for i in self.index:
-            yield i.line, i.line, "index"
+            yield i.line, i.line, ("index", i.term)
         for b in self.credits:
-            yield b.line, b.end_line, "credits"
+            yield b.line, b.end_line, ("credits", b.kind)
         for res in self.residue:
             if res.reason != "change-stamp":  # the end of a line a node already holds
-                yield res.line, res.end_line or res.line, "residue"
+                yield res.line, res.end_line or res.line, ("residue", res.reason)
 
 
 # -- references: a layer over the tree ----------------------------------------------------------

@@ -71,9 +71,7 @@ def find_first_rule(lines: Sequence[str], hard_wrapped: bool) -> int | None:
 def find_regions(lines: Sequence[str], first_rule: int, hard_wrapped: bool) -> Regions:
     n = len(lines)
     body_start = _body_start(lines, first_rule)
-    glossary = _last_heading(lines, C.GLOSSARY_HEADING, first_rule, n)
-    index = _last_heading(lines, C.INDEX_HEADING, glossary if glossary is not None else first_rule, n)
-    credits = _last_heading(lines, C.CREDITS_HEADING, first_rule, n)
+    glossary, index, credits = _last_headings(lines, first_rule, n)
     if credits is not None and index is not None and index > credits:
         index = None
     if credits is not None and glossary is not None and glossary > credits:
@@ -130,12 +128,28 @@ def _body_start(lines: Sequence[str], first_rule: int) -> int:
     return start
 
 
-def _last_heading(lines: Sequence[str], pattern, after: int, n: int) -> int | None:
+_HEADING_INITIALS = frozenset("GgIiCc")
+
+
+def _last_headings(lines: Sequence[str], after: int, n: int) -> tuple[int | None, int | None, int | None]:
+    """The last Glossary heading after `after`, the last Index heading after that Glossary (or
+    after `after`), and the last Credits heading after `after`: one backward pass for the three."""
+    glossary = index = credits = None
+    indexes: list[int] = []
     for i in range(n - 1, after, -1):
         line = lines[i]
-        if len(line) < 40 and pattern.match(line):
-            return i
-    return None
+        # A heading is short and starts with G, I or C: nearly every line is ruled out here.
+        if len(line) >= 40 or line.lstrip()[:1] not in _HEADING_INITIALS:
+            continue
+        if glossary is None and C.GLOSSARY_HEADING.match(line):
+            glossary = i
+        elif C.INDEX_HEADING.match(line):
+            indexes.append(i)
+        elif credits is None and C.CREDITS_HEADING.match(line):
+            credits = i
+    floor = glossary if glossary is not None else after
+    index = next((i for i in indexes if i > floor), None)
+    return glossary, index, credits
 
 
 def _contents(lines: Sequence[str], body_start: int) -> tuple[int, int] | None:

@@ -235,16 +235,16 @@ class _Tokenizer:
             if head.isdigit() and "[CompRules" not in line:
                 match = rule_match(line)
                 if match is not None:
-                    letter, dot, sep = match["letter"], match["dot"], match["sep"]
+                    number, letter, dot, sep, rest = match.group("number", "letter", "dot", "sep", "rest")
                     if (not dot) if letter else (dot and sep):  # "100.1a Text", "100.1. Text"
                         n = numbers[i] if numbers is not None else i + 1
-                        rest = match["rest"].strip()
+                        rest = rest.strip()
                         if letter:
-                            append(Block("SUBRULE", rest, n, n, match["number"]))
+                            append(Block("SUBRULE", rest, n, n, number))
                         elif rest and len(rest) <= 60 and title_like(rest):
-                            append(Block("RULE", "", n, n, match["number"], rest))
+                            append(Block("RULE", "", n, n, number, rest))
                         else:
-                            append(Block("RULE", rest, n, n, match["number"]))
+                            append(Block("RULE", rest, n, n, number))
                         after_blank = False
                         continue
             elif head in decoration_starts and C.is_decoration(line):
@@ -321,17 +321,50 @@ class _Tokenizer:
 
     def glossary(self, start: int, end: int) -> None:
         self.emit("GLOSSARY_HEAD", _Group(start, start, [], True), self.lines[start].strip())
-        for group in self.groups(start + 1, end, line_mode=not self.wrapped, split_terms=self.wrapped):
-            line = group.lines[0]
-            if group.after_blank and len(group.lines) == 1 and C.is_term_like(line):
-                self.emit("TERM", group, line.strip())
+        if not self.wrapped:
+            self.glossary_lines(start + 1, end)
+            return
+        for group in self.groups(start + 1, end, line_mode=False, split_terms=True):
+            self.glossary_block(group)
+
+    def glossary_block(self, group: _Group) -> None:
+        line = group.lines[0]
+        if group.after_blank and len(group.lines) == 1 and C.is_term_like(line):
+            self.emit("TERM", group, line.strip())
+            return
+        match = C.EXAMPLE.match(line)
+        if match:
+            self.example(group, match)
+            return
+        text = self.joined(group.lines)
+        self.emit("STRAY" if C.is_stray(text) else "PARA", group, text)
+
+    def glossary_lines(self, start: int, end: int) -> None:
+        """The glossary of a release printed one paragraph per line: a term after a blank line,
+        then its definition lines, typed inline as glossary_block would type them; a line that
+        may be an example or carries a change stamp takes the general way."""
+        lines, numbers, append = self.lines, self.numbers, self.blocks.append
+        decoration_starts, is_term_like, latin = C.DECORATION_STARTS, C.is_term_like, C.LATIN_LETTER.search
+        after_blank = True
+        for i in range(start, end):
+            line = lines[i]
+            if not line or line.isspace():
+                after_blank = True
                 continue
-            match = C.EXAMPLE.match(line)
-            if match:
-                self.example(group, match)
+            head = line[0] if line[0] not in " \t" else line.lstrip()[0]
+            if head in decoration_starts and C.is_decoration(line):
+                self.leftover(i, "decoration")
                 continue
-            text = self.joined(group.lines)
-            self.emit("STRAY" if C.is_stray(text) else "PARA", group, text)
+            if head in "EeXx" or "[CompRules" in line:
+                self.glossary_block(_Group(i, i, [line], after_blank))
+            else:
+                n = numbers[i] if numbers is not None else i + 1
+                text = line.strip()
+                if after_blank and is_term_like(line):
+                    append(Block("TERM", text, n, n))
+                else:
+                    append(Block("PARA" if len(text) > 2 and latin(text) else "STRAY", text, n, n))
+            after_blank = False
 
     def index(self, start: int, end: int) -> None:
         self.emit("INDEX_HEAD", _Group(start, start, [], True), self.lines[start].strip())

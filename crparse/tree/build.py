@@ -1,11 +1,13 @@
-"""Blocks -> rule tree: the document grammar (grammars/document.lark) run by lark's LALR parser,
-with a transformer that builds the immutable nodes as the parser reduces.
+"""Blocks -> rule tree: the document grammar (grammars/document.lark) run as an LALR parser
+whose reductions build the immutable nodes.
 
-lark analyses the grammar and builds the LALR table and the reduce callbacks (our transformer,
-wrapped by its tree builder); `_drive` runs that table over the blocks. The blocks are typed
-already, so they go in as they are: no Token per block, no lexer thread, no per-token method
-call. That loop is lark's own `ParserState.feed_token` without its generality, and it halves
-the time of this stage (5,200 blocks in the 2026 release).
+lark analyses the grammar into its LALR table; `_drive` runs that table over the blocks, and
+each reduction calls the `_Builder` method named after the grammar rule, with the rule's
+children in document order (lark's `x*` lists inlined, as its own tree builder inlines them).
+The blocks are typed already, so they go in as they are: no Token per block, no lexer thread,
+no parse tree. The loop is lark's `ParserState.feed_token` without its generality; with it this
+stage takes a third of the time it took through lark's parser and transformer (5,200 blocks in
+the 2026 release).
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from collections.abc import Iterable
 from importlib import resources
 from typing import NamedTuple
 
-from lark import Lark, Transformer, Tree
-from msgspec.structs import replace
+from lark import Lark
 from lark.lexer import Lexer
 from lark.parsers.lalr_analysis import Shift
+from msgspec.structs import replace
 
 from crparse.blocks.tokenize import Block
 from crparse.nodes import Block as TextBlock
@@ -49,8 +51,9 @@ def _example(block: Block) -> Example:
     return Example(block.text, block.line, block.end_line, block.label or "Example:", block.changed)
 
 
-class _Builder(Transformer):
-    """Each callback gets its children in document order and returns plain data."""
+class _Builder:
+    """One method per grammar rule: each gets its children in document order and returns plain
+    data (or a closure that fills the Parts, for the rules that hold many nodes)."""
 
     def start(self, children):
         parts = Parts([], [], None, [], [], [], [], [], [], [])
@@ -88,18 +91,21 @@ class _Builder(Transformer):
         reason = "example-without-rule" if block.type == "EXAMPLE" else "text-outside-rule"
         return block, reason
 
-    def unit(self, items):
-        head: Block = items[0]
-        attachments = items[1:]
-        return head, attachments
+    def unit(self, children):
+        # Called with its raw children, the hottest reduction: the head block, then the list
+        # of its paragraphs and examples when it has any.
+        return children[0], (children[1] if len(children) > 1 else ())
+
+    unit.raw = True  # type: ignore[attr-defined]
 
     def body(self, items):
         def fill(parts: Parts) -> None:
-            for item in items[1:]:
-                if isinstance(item, tuple) and isinstance(item[1], str):
-                    _residue(parts, *item)
+            rules = parts.rules
+            for head, rest in items[1:]:
+                if rest.__class__ is str:  # an orphan and its reason
+                    _residue(parts, head, rest)
                 else:
-                    parts.rules.append(_rule(parts, *item))
+                    rules.append(_rule(parts, head, rest))
 
         return fill
 
@@ -114,8 +120,10 @@ class _Builder(Transformer):
 
         return fill
 
-    def entry(self, items):
-        return items[0], items[1:]
+    def entry(self, children):
+        return children[0], (children[1] if len(children) > 1 else ())
+
+    entry.raw = True  # type: ignore[attr-defined]
 
     def index(self, items):
         def fill(parts: Parts) -> None:
@@ -167,8 +175,21 @@ def _attach(parts: Parts, head: Block, attachments) -> tuple[list[str], list[tup
 
 
 def _rule(parts: Parts, head: Block, attachments) -> Rule:
-    texts, spans, examples = _attach(parts, head, attachments)
     parsed = parse_number(head.number)
+    if not attachments:  # most units: one paragraph and nothing else
+        return Rule(
+            head.number,
+            _KINDS[head.type],  # type: ignore[arg-type]
+            parsed.parent() if parsed else None,
+            head.title,
+            head.text,
+            (),
+            head.line,
+            head.end_line,
+            head.changed,
+            ((head.line, head.end_line),),
+        )
+    texts, spans, examples = _attach(parts, head, attachments)
     return Rule(
         head.number,
         _KINDS[head.type],  # type: ignore[arg-type]
@@ -205,10 +226,15 @@ class _Typed(Lexer):
 
 
 class _Table(NamedTuple):
-    states: dict
+    """lark's LALR table, re-keyed for the loop in `_drive`: for each state and terminal, an int
+    (shift to that state) or a reduction (length of the expansion, the nonterminal it reduces
+    to, the callback); for each state and nonterminal, the state to go to. lark's own table holds
+    grammar Rule objects, whose hashing is a Python method: 9,000 calls a parse."""
+
+    actions: dict[int, dict[str, int | tuple]]
+    goto: dict[int, dict[str, int]]
     start: int
     end: int
-    reductions: dict  # grammar rule -> (length of its expansion, name it reduces to, callback)
 
 
 _TABLE: _Table | None = None
@@ -217,35 +243,70 @@ _TABLE: _Table | None = None
 def _table() -> _Table:
     global _TABLE
     if _TABLE is None:
-        lark = Lark(_grammar(), parser="lalr", lexer=_Typed, transformer=_Builder())
+        lark = Lark(_grammar(), parser="lalr", lexer=_Typed)
         parser = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
         table = parser.parse_table
-        reductions = {
-            rule: (len(rule.expansion), str(rule.origin.name), _list_builder(rule) or callback)
-            for rule, callback in parser.callbacks.items()
-        }
-        _TABLE = _Table(table.states, table.start_states["start"], table.end_states["start"], reductions)
+        builder = _Builder()
+        reductions = {rule: (len(rule.expansion), str(rule.origin.name), _callback(rule, builder)) for rule in parser.callbacks}
+        actions: dict[int, dict[str, int | tuple]] = {}
+        goto: dict[int, dict[str, int]] = {}
+        for state, row in table.states.items():
+            actions[state], goto[state] = {}, {}
+            for symbol, (action, arg) in row.items():
+                if action is not Shift:
+                    actions[state][str(symbol)] = reductions[arg]
+                elif str(symbol).isupper() or str(symbol) == "$END":
+                    actions[state][str(symbol)] = arg
+                else:
+                    goto[state][str(symbol)] = arg
+        _TABLE = _Table(actions, goto, table.start_states["start"], table.end_states["start"])
     return _TABLE
 
 
-def _list_builder(rule):
-    """A faster callback for the list rules lark makes of `x*` (`__unit_star_4: x | __unit_star_4
-    x`): one reduce per item, so one list per unit grows in place instead of lark's filter and
-    tree per item. The parent inlines it by its `children`, as it does lark's own. None for
-    any rule not of that exact shape, which keeps lark's callback."""
+def _callback(rule, builder: _Builder):
+    """What a reduction by `rule` calls. The lists lark makes of `x*` (`__unit_star_4: x |
+    __unit_star_4 x`) become Python lists grown in place, and are inlined into the rule that
+    holds them; `?rule` with one child is that child; every other rule is its builder method."""
     name = str(rule.origin.name)
-    if not (name.startswith("__") and "_star_" in name):
-        return None
-    items = [str(getattr(sym, "name", "")) for sym in rule.expansion]
-    if len(items) == 2 and items[0] == name and not items[1].startswith("_"):
-        def append(children):
-            children[0].children.append(children[1])
-            return children[0]
+    symbols = [str(getattr(sym, "name", sym)) for sym in rule.expansion]
+    if name.startswith("__") and "_star_" in name:
+        if len(symbols) == 2 and symbols[0] == name:
+            return _grow
+        if len(symbols) == 1:
+            return _start_list
+        raise AssertionError(f"document grammar: unexpected list rule {rule}")  # pragma: no cover
+    method = getattr(builder, name, None)
+    if method is None:
+        if rule.options.expand1 and len(symbols) == 1:
+            return _only_child
+        raise AssertionError(f"document grammar: no builder method for rule {name!r}")  # pragma: no cover
+    if getattr(method, "raw", False):
+        return method
+    return lambda children: method(_inlined(children))
 
-        return append
-    if len(items) == 1 and not items[0].startswith("_"):
-        return lambda children: Tree(name, [children[0]])
-    return None
+
+def _grow(children: list) -> list:
+    children[0].append(children[1])
+    return children[0]
+
+
+def _start_list(children: list) -> list:
+    return [children[0]]
+
+
+def _only_child(children: list):
+    return children[0]
+
+
+def _inlined(children: list) -> list:
+    """The children with the `x*` lists among them spliced in (no builder returns a list)."""
+    out: list = []
+    for child in children:
+        if child.__class__ is list:
+            out.extend(child)
+        else:
+            out.append(child)
+    return out
 
 
 class _End(NamedTuple):
@@ -253,35 +314,39 @@ class _End(NamedTuple):
     line: int | None = None
 
 
+_END = _End()
+
+
 def _drive(blocks: Iterable[Block]):
-    states, start, end, reductions = _table()
-    state_stack = [start]
-    value_stack: list = []
-    for block in (*blocks, _End()):
+    actions, goto, start, end = _table()
+    states, values = [start], []
+    push_state, push_value = states.append, values.append
+    state = start
+    for block in (*blocks, _END):
         kind = block.type
         while True:
-            try:
-                action, arg = states[state_stack[-1]][kind]
-            except KeyError:  # a tokenizer/grammar mismatch is a bug: name the block
-                expected = sorted(t for t in states[state_stack[-1]] if t.isupper())
-                raise AssertionError(
-                    f"document grammar rejected a {kind} block at line {block.line}; expected one of {expected}"
-                ) from None
-            if action is Shift:
-                state_stack.append(arg)
-                value_stack.append(block)
+            action = actions[state].get(kind)
+            if action.__class__ is int:  # shift
+                push_state(action)
+                push_value(block)
+                state = action
                 break
-            size, name, callback = reductions[arg]
+            if action is None:  # a tokenizer/grammar mismatch is a bug: name the block
+                raise AssertionError(
+                    f"document grammar rejected a {kind} block at line {block.line}; expected one of {sorted(actions[state])}"
+                )
+            size, name, callback = action
             if size:
-                children = value_stack[-size:]
-                del state_stack[-size:]
-                del value_stack[-size:]
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
             else:
                 children = []
-            value_stack.append(callback(children))
-            state_stack.append(states[state_stack[-1]][name][1])
-            if kind == "$END" and state_stack[-1] == end:
-                return value_stack[-1]
+            push_value(callback(children))
+            state = goto[states[-1]][name]
+            push_state(state)
+            if state == end and kind == "$END":
+                return values[-1]
     raise AssertionError("document grammar: input ended early")  # pragma: no cover
 
 

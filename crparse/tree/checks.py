@@ -55,7 +55,9 @@ def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic
                 found.append(Diagnostic(where, "warning", "missing-parent", f"{rule.number} has no {parent} before it"))
             before = last_child.get(parent or "")
             if not misplaced and (current is not None or before is not None):
-                _check_gap(found, rule, number, before[0] if before else None, where)
+                previous_sibling = before[0] if before else None
+                if not _next_in_line(number, previous_sibling):
+                    _check_gap(found, rule, number, previous_sibling, where)
         if parent is not None:
             last = last_child.get(parent)
             if last is None or key > last[1]:
@@ -74,6 +76,19 @@ def check_numbering(rules: Iterable[Rule], *, fragment: bool) -> list[Diagnostic
         if not misplaced and (previous_key is None or key > previous_key):
             previous, previous_key = number, key
     return found
+
+
+def _next_in_line(number: RuleNumber, before: RuleNumber | None) -> bool:
+    """The common case, decided without building anything: the number right after its previous
+    sibling (or the first of its parent)."""
+    if number.letter is not None:
+        return number.letter == _AFTER.get(before.letter if before is not None else None)
+    if number.rule is not None:
+        return number.rule == (before.rule or 0) + 1 if before is not None else number.rule == 1
+    return False
+
+
+_AFTER = {None: next_letter(None), **{c: next_letter(c) for c in "abcdefghijklmnopqrstuvwxyz"}}
 
 
 def _check_gap(found: list[Diagnostic], rule: Rule, number: RuleNumber, before: RuleNumber | None, where: int) -> None:
