@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from itertools import islice
 from pathlib import Path
 from typing import Union
@@ -19,6 +20,7 @@ from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
 from crparse.errors import CrparseError, RefusedInput
+from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Document, Fragment, Region, Residue, Source
 from crparse.readers import read
 from crparse.tree.build import build
@@ -27,18 +29,19 @@ from crparse.tree.relocate import relocate
 
 SourceLike = Union[str, bytes, os.PathLike]
 
-# A text needs at least this many numbered rules before it is taken for (part of) a CR.
-MIN_RULES = 2
+MIN_RULES = C.MIN_RULES  # numbered rules a text needs to be taken for (part of) a CR
 
 
-def parse(source: SourceLike, *, path: str | None = None, format: str | None = None) -> Document:
+def parse(source: SourceLike, *, path: str | None = None, format: str | None = None, max_size: int | None = None) -> Document:
     """Parse a Comprehensive Rules document.
 
     `source` is a path (a PathLike, or a str without a line break), raw bytes, or already
     decoded text (a str with at least one line break). `format` overrides detection ("text").
-    Raises RefusedInput (not a CR: empty, binary, another document) or UnsupportedFormat.
+    `max_size` is the largest input read, in bytes (default: crparse.limits.max_input()).
+    Raises RefusedInput (not a CR: empty, binary, another document, too large, not a regular
+    file) or UnsupportedFormat.
     """
-    raw, path = _load(source, path)
+    raw, path = _load(source, path, max_size)
     try:
         with collector_paused():
             return _parse(raw, path, format)
@@ -46,26 +49,43 @@ def parse(source: SourceLike, *, path: str | None = None, format: str | None = N
         raise err.located(path)
 
 
-def source_lines(source: SourceLike, *, format: str | None = None) -> list[str]:
+def source_lines(source: SourceLike, *, format: str | None = None, max_size: int | None = None) -> list[str]:
     """The lines that a parse's line numbers refer to: the decoded input for text formats, the
     extracted text for HTML, DOCX, PDF and RTF (what `crparse text` prints)."""
-    raw, path = _load(source, None)
+    raw, path = _load(source, None, max_size)
     try:
         return read(raw, path, format).source_lines
     except CrparseError as err:
         raise err.located(path)
 
 
-def _load(source: SourceLike, path: str | None) -> tuple[bytes, str | None]:
+def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> tuple[bytes, str | None]:
     """The raw bytes of `source` and the path they came from. Text given as str is read as
-    UTF-8 bytes, to go through the same decoder and line splitting as a file."""
+    UTF-8 bytes, to go through the same decoder and line splitting as a file. Only a regular
+    file is read (a FIFO would block, a device never end), and nothing past the size limit."""
+    limit = max_size if max_size is not None else max_input()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
         path = str(source)
         try:
-            return Path(source).read_bytes(), path
+            # Non-blocking, so that opening a FIFO returns at once and is refused below.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except OSError as err:
             raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
-    return (source.encode("utf-8") if isinstance(source, str) else source), path
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise RefusedInput("not a regular file: only files are read (not a FIFO, device or socket)", path=path)
+            try:
+                raw = f.read(limit + 1)
+            except OSError as err:
+                raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+    else:
+        raw = source.encode("utf-8", "replace") if isinstance(source, str) else source
+    if len(raw) > limit:
+        raise RefusedInput(
+            f"input larger than the {describe(limit)} limit: raise it with CRPARSE_MAX_INPUT "
+            "(or max_size=) to read it", path=path
+        )
+    return raw, path
 
 
 def _is_path(text: str) -> bool:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+# A text needs at least this many numbered rules before it is taken for (part of) a CR.
+MIN_RULES = 2
+
 # Rule numbers as printed, as pattern text to build other patterns from: a section "100", a
 # rule "100.1", a subrule "100.1a" (letters skip l and o, see crparse.numbers). Parts are one
 # digit ("1"). The rule part has had up to three digits since 2009 ("702.149").

@@ -7,6 +7,7 @@ crparse raises on purpose is one line and status 2, anything else one line and s
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
 from collections.abc import Sequence
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _utf8_output()
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
@@ -56,10 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return exits.INTERRUPTED
     except CrparseError as err:
-        print(f"crparse: {err}", file=sys.stderr)
+        report(f"crparse: {err}")
         return exits.REFUSED
     except Exception as err:  # noqa: BLE001 - the user gets a line, not a traceback
-        print(internal_error(args.command, err), file=sys.stderr)
+        report(internal_error(args.command, err))
         return exits.INTERNAL
 
 
@@ -68,14 +70,49 @@ def internal_error(where: str, err: BaseException) -> str:
     return f"crparse: {where}: internal error: {type(err).__name__}: {message} (please report this)"
 
 
+def report(message: str) -> None:
+    """A message on stderr, as one line: a file name in it may hold a line break, control
+    characters or bytes that are not UTF-8 (see crparse.writers.summary.printable)."""
+    from crparse.writers.summary import printable
+
+    print(printable(message), file=sys.stderr)
+
+
+# What stdout writes for a lone surrogate that reached it (text from a reader that escapes one;
+# file names are escaped before): U+FFFD, as a decoder writes for bytes it cannot read. Given as
+# bytes: the UTF-8 encoder takes no other replacement than bytes or ASCII.
+codecs.register_error("crparse-replace", lambda err: ("\ufffd".encode() * (err.end - err.start), err.end))
+
+
+def _utf8_output() -> None:
+    """stdout and stderr write UTF-8 whatever the locale: under LC_ALL=C Python would write a
+    lone surrogate as the raw byte it stands for (invalid UTF-8), under a UTF-8 locale raise."""
+    for stream, errors in ((sys.stdout, "crparse-replace"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        try:
+            reconfigure(encoding="utf-8", errors=errors)
+        except (ValueError, OSError):  # a stream already read from or closed: left as it is
+            pass
+
+
 def _text(args) -> int:
+    from crparse.writers.json import valid_text
+
     try:
         lines = crparse.source_lines(Path(args.path), format=args.format)
     except CrparseError as err:
-        print(f"crparse: {err}", file=sys.stderr)
+        report(f"crparse: {err}")
         return exits.REFUSED
+    replaced = 0
     for number, line in enumerate(lines, 1):
-        print(f"{number:6d}\t{line}" if args.number else line)
+        fixed = valid_text(line)
+        if fixed is not line:
+            replaced += 1
+        print(f"{number:6d}\t{fixed}" if args.number else fixed)
+    if replaced:
+        report(f"crparse: {args.path}: warning: lone surrogates (not encodable in UTF-8) written as U+FFFD on {replaced} lines")
     return exits.OK
 
 
@@ -87,12 +124,12 @@ def _schema(args) -> int:
 
 
 def _parse(args) -> int:
-    from crparse.writers.json import dumps
+    from crparse.writers.json import encode
     from crparse.writers.summary import summary
 
     files = list(inputs(args.paths))
     if not files:
-        print("crparse: no input files found", file=sys.stderr)
+        report("crparse: no input files found")
         return exits.REFUSED
     several = len(files) > 1
     progress = _Progress(len(files)) if several and sys.stderr.isatty() else None
@@ -108,28 +145,41 @@ def _parse(args) -> int:
             continue
         try:
             doc = crparse.parse(Path(path), format=args.format)
-            out = dumps(doc, crparse.references(doc), indent=None if several else 2) if args.json else summary(
-                doc, verbose=args.verbose
-            )
+            if args.json:
+                _write(encode(doc, crparse.references(doc), indent=None if several else 2))
+            else:
+                print(summary(doc, verbose=args.verbose))
         except CrparseError as err:
             err.located(path)
             _report(progress, f"crparse: {err}")
             status = max(status, exits.REFUSED)
-            continue
-        except Exception as err:  # noqa: BLE001 - one file's bug must not stop the batch
+        except BrokenPipeError:
+            raise
+        except Exception as err:  # noqa: BLE001 - one file's bug, even in writing it out, must not stop the batch
             _report(progress, internal_error(path, err))
             status = exits.INTERNAL
-            continue
-        print(out)
     if progress:
         progress.done()
     return status
 
 
+def _write(data: bytes) -> None:
+    """One document's JSON and a line break: the bytes go out as they are (valid UTF-8 by
+    construction), not decoded to text for stdout to encode again, two copies of a large one."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream put in place of stdout
+        print(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.write(b"\n")
+    buffer.flush()
+
+
 def _report(progress: _Progress | None, message: str) -> None:
     if progress:
         progress.clear()
-    print(message, file=sys.stderr)
+    report(message)
 
 
 class _Progress:
@@ -142,6 +192,9 @@ class _Progress:
     def update(self, n: int, path: str) -> None:
         filled = self.width * n // self.total
         bar = "#" * filled + "-" * (self.width - filled)
+        from crparse.writers.summary import printable
+
+        path = printable(path)
         name = path if len(path) <= 40 else "..." + path[-37:]
         sys.stderr.write(f"\r[{bar}] {n}/{self.total} {name:<40}")
         sys.stderr.flush()

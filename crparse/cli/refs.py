@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import crparse
@@ -13,6 +12,8 @@ from crparse.inputs import inputs
 from crparse.lookup import Lookup
 from crparse.nodes import Reference
 from crparse.readers.detect import FORMATS
+from crparse.writers.json import path_text
+from crparse.writers.summary import printable
 
 
 def add_commands(commands) -> None:
@@ -48,13 +49,19 @@ def _load(path: str, fmt: str | None = None):
     try:
         return crparse.parse(Path(path), format=fmt)
     except CrparseError as err:
-        print(f"crparse: {err.located(path)}", file=sys.stderr)
+        _report(f"crparse: {err.located(path)}")
         return None
+
+
+def _report(message: str) -> None:
+    from crparse.cli.main import report
+
+    report(message)
 
 
 def _where(doc, ref: Reference) -> str:
     path, line = doc.source.locate(ref.line)
-    return f"{path}:{line}"
+    return f"{printable(path) if path else '<input>'}:{line}"
 
 
 def _describe(doc, graph, ref: Reference) -> str:
@@ -89,7 +96,7 @@ def run_refs(args) -> int:
         else:
             for ref in broken:
                 print(_describe(doc, graph, ref))
-            print(f"{len(broken)} broken of {len(graph.references)} references", file=sys.stderr)
+            _report(f"{len(broken)} broken of {len(graph.references)} references")
         return exits.FOUND if broken else exits.OK
     if args.rule:
         return _one(doc, graph, args)
@@ -100,7 +107,7 @@ def _one(doc, graph, args) -> int:
     try:
         node = graph.node(args.rule)
     except KeyError:
-        print(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}", file=sys.stderr)
+        _report(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}")
         return exits.REFUSED
     outgoing = [] if args.incoming else graph.outgoing(node)
     incoming = graph.incoming(node)
@@ -114,10 +121,12 @@ def _one(doc, graph, args) -> int:
         return exits.OK
     data = graph.graph.nodes[node]
     print(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})")
+    from crparse.refs.resolve import targets
+
     if not args.incoming:
         print(f"cites ({len(outgoing)}):")
         for ref in outgoing:
-            print(f"  {ref.text}  -> {', '.join(ref.targets)}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
+            print(f"  {ref.text}  -> {', '.join(targets(ref))}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
     print(f"cited by ({len(incoming)}):")
     for ref in incoming:
         print(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})")
@@ -133,7 +142,7 @@ def _summary(doc, graph, args) -> int:
         print(json.dumps({"references": len(refs), "status": statuses, "title_mismatches": mismatched, "most_cited": top}, indent=2))
         return exits.OK
     print(
-        f"{doc.source.path}: {len(refs)} references: {statuses['resolved']} resolved, "
+        f"{printable(doc.source.path) if doc.source.path else '<input>'}: {len(refs)} references: {statuses['resolved']} resolved, "
         f"{statuses['dangling']} dangling, {statuses['external']} external; {mismatched} title mismatches"
     )
     print("most cited: " + ", ".join(f"{n} ({k})" for n, k in top))
@@ -146,20 +155,20 @@ def run_cite_check(args) -> int:
     doc = _load(args.cr)
     if doc is None:
         return exits.REFUSED
-    release = doc.effective_date or doc.source.path
+    release = doc.effective_date or path_text(doc.source.path or args.cr)
     targets = Lookup(doc)
     status, files, total, stale = exits.OK, 0, 0, 0
     for item in inputs(args.files, editions=False):
         if item.skipped:
             if item.named:
-                print(f"crparse: {item.path}: skipped: {item.skipped}", file=sys.stderr)
+                _report(f"crparse: {item.path}: skipped: {item.skipped}")
                 status = exits.REFUSED
             continue
         try:
             found = check_file(Path(item.path), doc, targets)
         except CrparseError as err:
             if item.named:  # a file met in a directory walk may be binary: passed over
-                print(f"crparse: {err}", file=sys.stderr)
+                _report(f"crparse: {err}")
                 status = exits.REFUSED
             continue
         files += 1
@@ -171,14 +180,14 @@ def run_cite_check(args) -> int:
                 continue
             if args.json:
                 print(json.dumps({
-                    "path": cit.path, "line": cit.line, "column": cit.column, "text": cit.text,
+                    "path": path_text(cit.path), "line": cit.line, "column": cit.column, "text": cit.text,
                     "missing": list(cit.missing),
                     "release": release,
                 }, ensure_ascii=False))
             else:
                 verdict = f"no rule {', '.join(cit.missing)} in the CR of {release}" if bad else "ok"
-                print(f"{cit.path}:{cit.line}:{cit.column}: {cit.text}: {verdict}")
-    print(f"{total} citations in {files} files; {stale} stale against the CR of {release}", file=sys.stderr)
+                print(f"{printable(cit.path)}:{cit.line}:{cit.column}: {printable(cit.text)}: {printable(verdict)}")
+    _report(f"{total} citations in {files} files; {stale} stale against the CR of {release}")
     if status == exits.OK and stale:
         status = exits.FOUND
     return status

@@ -2,6 +2,11 @@
 
 A web copy saved as `.txt` may hold reStructuredText or Markdown, and a `.doc` may be RTF, so
 the content decides; the extension only breaks ties where the content says nothing.
+
+HTML needs a signal of a whole page (a doctype, `<html>`, `<head>`, `<body>`) or markup on most
+lines: Markdown allows raw HTML (`<div>`, `<table>`), and a rules text copied from a page can
+keep a stray `<p>`. Read as HTML, such a file loses its line breaks, and with them its rules.
+A few tags only count where the file name says HTML too.
 """
 
 from __future__ import annotations
@@ -9,14 +14,24 @@ from __future__ import annotations
 import re
 import zipfile
 from io import BytesIO
+from itertools import islice
 
 from crparse import shapes as S
-from crparse.errors import UnsupportedFormat
+from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
 
 FORMATS = ("text", "markdown", "rst", "html", "docx", "pdf", "rtf")
+_NAMES = {"text": "plain text", "markdown": "Markdown", "rst": "reStructuredText", "html": "HTML",
+          "docx": "DOCX", "pdf": "PDF", "rtf": "RTF"}
 
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_HTML = re.compile(rb"<!doctype\s+html|<html[\s>]|<body[\s>]|<(?:p|div|table|h[1-6]|a\s+href)[\s>=]", re.IGNORECASE)
+# A page's own tags, where a page puts them: first on a line, or right after another tag (a
+# `<html>` quoted in running text or in a code span is neither).
+_HTML_PAGE = re.compile(rb"(?:^|>)[ \t]*<(!doctype[ \t\r\n]+html|html|head|body)[\s>]", re.IGNORECASE | re.MULTILINE)
+_HTML_TAG = re.compile(rb"<(p|div|table|h[1-6]|a(?=\s+href)|br|ul|ol|li|tr|td)[\s>=/]", re.IGNORECASE)
+# A line that is markup: it opens with a tag or comment, or ends with a closing tag or a <br>.
+_MARKUP_LINE = re.compile(
+    rb"^[ \t]*(?:</?[a-z][a-z0-9-]*(?:[\s/>]|$)|<!--)|(?:<br\s*/?>|</[a-z][a-z0-9-]*>)[ \t]*$", re.IGNORECASE
+)
 # reST: a rule number underlined as a heading, or one of the directives the CR editions use.
 _RST = re.compile(
     rb"^" + S.NUMBER.encode() + rb"[ \t]*\r?\n[-=~^\"'`#*+]{3,}[ \t]*\r?$"
@@ -25,29 +40,68 @@ _RST = re.compile(
 )
 _MARKDOWN = re.compile(rb"^#{1,6}[ \t]+\S", re.MULTILINE)
 _EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".htm": "html", ".html": "html"}
+_HEAD = 4096
 
 
 def detect_format(raw: bytes, path: str | None = None) -> str:
-    head = raw[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return _detect(raw, path)[0]
+
+
+def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
+    """The format and why it was chosen, in words for a message ("found <body> at line 3")."""
+    chunk = raw[:_HEAD]
+    head = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")
+    skipped = len(chunk) - len(head)  # offsets in `head` + skipped = offsets in `raw`
     if head.startswith(b"%PDF-"):
-        return "pdf"
+        return "pdf", "it starts with %PDF-"
     if head.startswith(b"{\\rtf"):
-        return "rtf"
+        return "rtf", "it starts with {\\rtf"
     if head.startswith(_OLE):
         raise UnsupportedFormat("Word 97-2003 .doc files are unsupported: convert it to DOCX (or RTF, PDF, plain text)")
     if head.startswith(b"PK\x03\x04"):
-        return _zip_format(raw)
-    if _HTML.search(head[:2048]):
-        return "html"
+        return _zip_format(raw), "a ZIP archive holding word/document.xml"
+    page = _HTML_PAGE.search(head, 0, 2048)
+    if page:
+        tag = b" ".join(page.group(1).split()).decode("ascii").lower()
+        return "html", f"found <{tag}> at line {_line(raw, skipped + page.start(1))}"
     sample = raw[:200_000]
     if b"\x00" in sample[:4096]:
-        return "text"  # UTF-16: the plain-text decoder knows it; no markup edition uses it
-    if _RST.search(sample):
-        return "rst"
-    if _MARKDOWN.search(sample):
-        return "markdown"
-    suffix = (path or "").lower().rpartition(".")[2]
-    return _EXTENSIONS.get("." + suffix, "text")
+        return "text", "it holds NUL bytes (UTF-16)"  # the plain-text decoder knows it; no markup edition uses it
+    markdown = _MARKDOWN.search(sample)
+    rst = _RST.search(sample)
+    tag = _HTML_TAG.search(head, 0, 2048)
+    found = f"found <{tag.group(1).decode('ascii').lower()}> at line {_line(raw, skipped + tag.start())}" if tag else ""
+    if tag and not (markdown and markdown.start() < _HEAD) and not (rst and rst.start() < _HEAD):
+        dense = _markup_density(head, cut=len(raw) > _HEAD)
+        if dense:
+            return "html", f"{found}, and {dense}"
+    suffix = "." + (path or "").lower().rpartition(".")[2]
+    by_name = _EXTENSIONS.get(suffix)
+    if tag and by_name == "html":
+        return "html", f"named {suffix}, and {found}"
+    if rst:
+        return "rst", f"found a reST heading or directive at line {_line(raw, rst.start())}"
+    if markdown:
+        return "markdown", f"found a Markdown heading at line {_line(raw, markdown.start())}"
+    if by_name:
+        return by_name, f"named {suffix}"
+    return "text", "no markup found"
+
+
+def _markup_density(head: bytes, cut: bool) -> str | None:
+    """"markup on N of its first M lines" when most non-blank lines of `head` are markup."""
+    lines = [line for line in head.splitlines()[:200] if line.strip()]
+    if cut and len(lines) > 1 and not head.endswith((b"\n", b"\r")):
+        lines.pop()  # cut off mid-line by the sample
+    markup = sum(1 for line in lines if _MARKUP_LINE.search(line))
+    if lines and markup * 2 > len(lines):
+        return f"markup on {markup} of its first {len(lines)} lines"
+    return None
+
+
+def _line(raw: bytes, offset: int) -> int:
+    before = raw[:offset]
+    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
 
 
 def _zip_format(raw: bytes) -> str:
@@ -60,3 +114,54 @@ def _zip_format(raw: bytes) -> str:
     if "content.xml" in names:
         raise UnsupportedFormat("OpenDocument files are unsupported: save it as DOCX")
     raise UnsupportedFormat("a ZIP archive that is not a DOCX document")
+
+
+def refuse_without_rules(lines: list[str], raw: bytes, path: str | None, fmt: str, note: str | None = None) -> None:
+    """Refuse a file that, read as `fmt`, has no numbered rules, saying why it was read as
+    `fmt`: when detection guessed wrong, the message points to the `--format` that reads it
+    (a rules text with a few tags, read as HTML, has no line breaks left and so no rules).
+
+    The HTML and Markdown readers call it, the formats a text file can be taken for; it is the
+    pipeline's test, which then passes. `note` is added to the message (a parser's warning)."""
+    if _has_rules(lines, S.MIN_RULES):
+        return
+    try:
+        detected, why = _detect(raw, path)
+    except UnsupportedFormat:
+        detected, why = None, ""
+    if detected != fmt:
+        why = "as --format asked"
+    name = _NAMES[fmt]
+    other = _other_reading(raw, path, fmt, S.MIN_RULES)
+    if other:
+        message = (f"read as {name} ({why}) but no numbered rules such as \"100.1.\" found; "
+                   f"read as {_NAMES[other]} it has some: give --format {other}")
+    else:
+        message = (f"not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found "
+                   f"when read as {name} ({why}); --format reads it as another format")
+    raise RefusedInput(f"{message} ({note})" if note else message)
+
+
+def _has_rules(lines: list[str], wanted: int) -> bool:
+    """A looser form of the pipeline's test of a text that is (part of) a CR (any line shaped
+    like a numbered rule counts, after a blank line or not): it never refuses what the pipeline
+    would read, and the readers must not import the later stages that hold the exact test."""
+    found = (1 for line in lines if line.lstrip()[:1].isdigit() and S.RULE.match(line))
+    return len(list(islice(found, wanted))) >= wanted
+
+
+def _other_reading(raw: bytes, path: str | None, fmt: str, wanted: int) -> str | None:
+    """The line-based format (Markdown or plain text) in which the file has rules, if any."""
+    from crparse.readers import plaintext
+
+    if fmt == "text":
+        return None
+    try:
+        lines = plaintext.read(raw, path).lines
+    except CrparseError:  # not text either (binary): nothing to suggest
+        return None
+    if not _has_rules(lines, wanted):
+        return None
+    suffix = "." + (path or "").lower().rpartition(".")[2]
+    markdown = fmt != "markdown" and (_EXTENSIONS.get(suffix) == "markdown" or _MARKDOWN.search(raw[:200_000]))
+    return "markdown" if markdown else "text"

@@ -6,75 +6,260 @@ one (`#r601.2a`, `rules.html#704.5k`), and their text stays in the rule text. Sc
 styles and the page head carry no document text: they are counted in a diagnostic, not read.
 
 Source lines are the lines of the extracted text (`crparse text` prints them).
+
+The tree is walked once, with an explicit stack: a saved page can nest 100,000 elements (the
+recursion limit is 1,000) or hold a `<br>` on every line, and any pass per element over its
+subtree (`find_all`, `get_text`, inserting markers) makes those quadratic.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import warnings
+from contextlib import contextmanager
 
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
+from crparse.readers.detect import refuse_without_rules
 from crparse.readers.links import link_to_rule
 
 _BLOCKS = frozenset(
     "address article aside blockquote body dd details div dl dt fieldset figcaption figure footer form "
     "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
 )
-_NOT_TEXT = ("script", "style", "head", "noscript", "template", "svg")
-_MARK = "\u2063"  # invisible separator: marks block boundaries while the tree is flattened
-_BREAK = "\u2028"  # line separator: a <br>, or a line of <pre>
+_NOT_TEXT = frozenset(("script", "style", "head", "noscript", "template", "svg"))
+_CLOSE = object()  # stack entry: the element under it on the stack has ended
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
-    from bs4 import BeautifulSoup, NavigableString
+    from bs4 import BeautifulSoup, UnicodeDammit
 
-    try:
-        soup = BeautifulSoup(raw, "html.parser")
-    except Exception as err:  # bs4 rarely fails, but never with a traceback for the user
-        raise RefusedInput(f"cannot read this HTML file: {err}") from None
-    dropped = 0
-    for element in soup.find_all(_NOT_TEXT):
-        element.decompose()
-        dropped += 1
-    anchors = [(a.get_text(" ", strip=True), a.get("href", "")) for a in soup.find_all("a", href=True)]
-    for br in soup.find_all("br"):
-        br.replace_with(NavigableString(_BREAK))
-    for pre in soup.find_all("pre"):
-        for string in list(pre.find_all(string=True)):
-            string.replace_with(NavigableString(str(string).replace("\n", _BREAK)))
-    for element in soup.find_all(_BLOCKS):
-        element.insert_before(NavigableString(_MARK))
-        element.append(NavigableString(_MARK))
-    text = soup.get_text("")
-    lines: list[str] = []
-    for chunk in re.split(f"[{_MARK}{_BREAK}]", text):
-        line = " ".join(chunk.split())
-        if line or (lines and lines[-1]):
-            lines.append(line)
-    while lines and not lines[-1]:
-        lines.pop()
+    # bs4 reports odd input (XML, a page that is only a file name, undecodable bytes) with
+    # warnings and log records, which would reach stderr naming no file: they become
+    # diagnostics of this document instead.
+    with warnings.catch_warnings(record=True) as caught, _bs4_log() as logged:
+        warnings.simplefilter("always")
+        try:
+            # decoded here (as bs4 would) to be defused before the parser sees it
+            dammit = UnicodeDammit(raw, is_html=True)
+            if dammit.unicode_markup is None:
+                raise RefusedInput("cannot read this HTML file: no encoding decodes it")
+            soup = BeautifulSoup(_defused(dammit.unicode_markup), "html.parser")
+        except RefusedInput:
+            raise
+        except Exception as err:  # bs4 rarely fails, but never with a traceback for the user
+            raise RefusedInput(f"cannot read this HTML file: {' '.join(str(err).split())}") from None
+        walk = _Walk()
+        walk.run(soup)
 
-    diagnostics = []
-    if dropped:
-        diagnostics.append(Diagnostic(None, "info", "html-not-text", f"{dropped} script, style or head element(s) skipped"))
+    diagnostics = _warnings(caught, logged)
+    if walk.dropped:
+        diagnostics.append(
+            Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
+    # a refusal drops the diagnostics: a warning that may explain it goes into its message
+    warned = next((d.message for d in diagnostics if d.code == "html-warning"), None)
+    refuse_without_rules(walk.lines, raw, path, "html", warned)
     return Extract(
         format="html",
-        lines=lines,
-        encoding=(soup.original_encoding or "utf-8").lower(),
+        lines=walk.lines,
+        encoding=(dammit.original_encoding or "utf-8").lower(),
         line_endings="none",
         diagnostics=diagnostics,
-        links=_links(anchors, lines),
+        links=walk.links(),
     )
 
 
-def _links(anchors: list[tuple[str, str]], lines: list[str]) -> list[Link]:
-    """Each anchor, at the first line from the previous anchor's on that shows its text."""
-    out: list[Link] = []
-    at = 0
-    for text, href in anchors:
-        found = next((i for i in range(at, len(lines)) if text and text in lines[i]), None)
-        if found is not None:
-            at = found
-        out.append(Link((found if found is not None else at) + 1, "anchor", text, href, link_to_rule(href)))
-    return out
+# Python's html.parser before 3.12.11 and 3.13.4 (gh-135462) rescans the rest of the input for
+# each construct left open at its end (`<a` after the last `>`, a comment without `-->`, a
+# marked section without `]]>`), so 20,000 of them take seconds. It then reads each as text;
+# they are handed to it as text (`&lt;`) instead, which it reads in one pass. So is a `<![`
+# that opens no marked section it knows, for which it rejects the whole page.
+_OPENERS = (
+    (re.compile(r"<!--"), re.compile(r"--\s*>")),
+    (re.compile(r"<!\[(?:cdata|temp|ignore|include|rcdata)(?![-_.a-z0-9])", re.IGNORECASE), re.compile(r"]\s*]\s*>")),
+    (re.compile(r"<!\[(?:if|else|endif)(?![-_.a-z0-9])", re.IGNORECASE), re.compile(r"]\s*>")),
+)
+_MARKED = re.compile(r"<!\[(?!(?:cdata|temp|ignore|include|rcdata|if|else|endif)(?![-_.a-z0-9]))", re.IGNORECASE)
+# bs4's html.parser builder notes each void element written without a slash (`<br>`) in a list
+# that every end tag then searches: a `<br>` on every line and an end tag on every line make
+# it quadratic. Written `<br/>`, the same element takes the other path, which notes nothing.
+_VOID = (
+    "area base basefont bgsound br col command embed frame hr image img input isindex keygen link menuitem meta "
+    "nextid param source spacer track wbr"
+).split()
+_VOID_TAG = re.compile(r"<(" + "|".join(_VOID) + r")(?=[\s/>])([^<>]*?)/?>", re.IGNORECASE)
+
+
+def _defused(text: str) -> str:
+    last = text.rfind(">")
+    at = [m.start() for m in _MARKED.finditer(text, 0, last + 1)]
+    for opener, closer in _OPENERS:
+        closed = 0
+        for closed_at in closer.finditer(text):
+            closed = closed_at.end()
+        at += [m.start() for m in opener.finditer(text, closed, last + 1)]
+    pieces, start = [], 0
+    for n in sorted(set(at)):
+        pieces.append(text[start:n])
+        pieces.append("&lt;")
+        start = n + 1
+    pieces.append(text[start : last + 1])
+    pieces.append(text[last + 1 :].replace("<", "&lt;"))
+    return _VOID_TAG.sub(r"<\1\2/>", "".join(pieces))
+
+
+class _Walk:
+    """The text of a tree as lines: a block element starts and ends a line, a `<br>` (or a line
+    break inside `<pre>`) ends one, and a run of empty lines shrinks to one blank line."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.dropped = 0
+        self._pieces: list[str] = []  # the strings of the line being built
+        self._filled = False  # whether a piece of that line shows any text
+        # [pieces of its text, href, index of its first line]: an anchor's text is the
+        # stripped strings inside it, up to its end or the next anchor (as a browser reads
+        # nested anchors), so that every string belongs to one anchor at most.
+        self._anchors: list[list] = []
+        self._open: list | None = None
+
+    def run(self, root) -> None:
+        from bs4 import CData, NavigableString, Tag
+
+        # exactly these, as bs4's get_text: not comments, doctypes, nor the text of <rt> and <rp>
+        text_types = (NavigableString, CData)
+        hidden = 0  # inside a script, style or head: nothing is read
+        pre = 0  # inside <pre>: line breaks are kept
+        stack: list = [root]
+        while stack:
+            node = stack.pop()
+            if node is _CLOSE:
+                tag = stack.pop()
+                name = tag.name
+                if name in _NOT_TEXT:
+                    hidden -= 1
+                elif not hidden:
+                    if name in _BLOCKS:
+                        self._end_line()
+                    if name == "pre":
+                        pre -= 1
+                    if self._open is not None and self._open[3] is tag:
+                        self._open = None
+                continue
+            if isinstance(node, Tag):
+                name = node.name
+                if name in _NOT_TEXT:
+                    self.dropped += 1  # nested ones too: each was an element the page held
+                    hidden += 1
+                elif not hidden:
+                    if name in _BLOCKS:
+                        self._end_line()
+                    if name == "br":
+                        self._end_line()
+                    elif name == "pre":
+                        pre += 1
+                    elif name == "a" and node.has_attr("href"):
+                        self._open = [[], str(node.get("href") or ""), None, node]
+                        self._anchors.append(self._open)
+                stack.append(node)
+                stack.append(_CLOSE)
+                stack.extend(reversed(node.contents))
+            elif not hidden and type(node) in text_types:
+                self._text(str(node), pre > 0)
+        self._end_line()
+        while self.lines and not self.lines[-1]:
+            self.lines.pop()
+
+    def _text(self, text: str, keep_breaks: bool) -> None:
+        anchor = self._open
+        if anchor is not None:
+            stripped = text.strip()
+            if stripped:
+                anchor[0].append(stripped)
+        parts = text.split("\n") if keep_breaks else (text,)
+        for n, part in enumerate(parts):
+            if n:
+                self._end_line()
+            self._pieces.append(part)
+            if not self._filled and not part.isspace() and part:
+                self._filled = True
+            if anchor is not None and anchor[2] is None and part and not part.isspace():
+                anchor[2] = len(self.lines)  # the line being built is the next one kept
+
+    def _end_line(self) -> None:
+        if self._filled:
+            self.lines.append(" ".join("".join(self._pieces).split()))
+        elif self.lines and self.lines[-1]:
+            self.lines.append("")
+        self._pieces.clear()
+        self._filled = False
+
+    def links(self) -> list[Link]:
+        last = max(len(self.lines) - 1, 0)
+        out = []
+        at = 0  # an anchor without text: at the line of the one before it
+        for pieces, href, line, _ in self._anchors:
+            if line is not None:
+                at = min(line, last)
+            text = " ".join(pieces)
+            out.append(Link(at + 1, "anchor", text, href, link_to_rule(href)))
+        return out
+
+
+# bs4's warning classes and log messages -> what the user is told (bs4's text addresses a programmer)
+_WARNINGS = {
+    "XMLParsedAsHTMLWarning": (
+        "warning", "the page looks like XML, not HTML, read with an HTML parser: its text may be misplaced"),
+    "MarkupResemblesLocatorWarning": (
+        "warning", "the whole file looks like a file name or URL, not a page: was a link saved instead of the page?"),
+    "Some characters could not be decoded": (
+        "warning", "some bytes could not be decoded and were replaced with U+FFFD"),
+}
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def _bs4_log():
+    """bs4's log records while the page is read, kept from the root logger (and so from
+    Python's last-resort handler, which prints them on stderr)."""
+    logger = logging.getLogger("bs4")
+    handler = _Records()
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield handler.records
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def _warnings(caught: list[warnings.WarningMessage], logged: list[logging.LogRecord]) -> list[Diagnostic]:
+    counts: dict[tuple[str, str], int] = {}
+    told = [(w.category.__name__, str(w.message), w.category) for w in caught]
+    told += [(record.getMessage(), record.getMessage(), None) for record in logged]
+    for kind, text, category in told:
+        known = next((v for k, v in _WARNINGS.items() if kind.startswith(k)), None)
+        if known is not None:
+            severity, message = known
+        else:
+            # a library's deprecation is about crparse's code, not about the document
+            deprecated = category is not None and issubclass(
+                category, (DeprecationWarning, PendingDeprecationWarning))
+            severity = "info" if deprecated else "warning"
+            message = f"the HTML parser warned: {' '.join(text.split())[:200]}"
+        counts[(severity, message)] = counts.get((severity, message), 0) + 1
+    return [
+        Diagnostic(None, severity, "html-warning", message if n == 1 else f"{message} ({n} times)")
+        for (severity, message), n in counts.items()
+    ]

@@ -3,13 +3,23 @@
 markdown-it's block tokens carry the source lines they span (`map`), so each output line keeps
 its origin. Links become `Link`s (their text stays in the rule text); emphasis, code spans and
 thematic breaks (`---`) carry no text of their own.
+
+Raw HTML is markup too: its tags are taken out and its text kept, so that a rule in a
+`<p>` or a table cell is still a rule, and a comment or a `<div>` line is not rule text. A line
+left with no text (a tag, a comment) is then no line of the output: the pipeline keeps it as
+"markup" residue, like a thematic break.
 """
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 from crparse.decode import decode
 from crparse.nodes import Link
 from crparse.readers.base import Extract
+from crparse.readers.detect import refuse_without_rules
+from crparse.readers.html import _BLOCKS
 from crparse.readers.links import link_to_rule
 
 
@@ -40,12 +50,19 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 origin.append(span)
             lines.append("")
             origin.append(span)
-        elif token.type in ("fence", "code_block", "html_block"):
+        elif token.type in ("fence", "code_block"):
             for offset, part in enumerate(token.content.rstrip("\n").split("\n")):
                 lines.append(part)
                 origin.append((span[0] + offset + (token.type == "fence"),) * 2)
             lines.append("")
             origin.append(span)
+        elif token.type == "html_block":
+            for offset, part in _html_text(token.content):
+                lines.append(part)
+                origin.append((span[0] + offset,) * 2)
+            lines.append("")
+            origin.append(span)
+    refuse_without_rules(lines, raw, path, "markdown")
     return Extract(
         format="markdown",
         lines=lines,
@@ -65,8 +82,15 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
     open_link: tuple[str, int] | None = None
     for child in children:
         kind = child.type
-        if kind in ("text", "code_inline", "html_inline"):
+        if kind in ("text", "code_inline"):
             out.append(child.content)
+        elif kind == "html_inline":
+            # a tag is markup, a `<br>` a line break; a comment or CDATA section is kept as text
+            tag = _TAG_NAME.match(child.content)
+            if tag is None:
+                out.append(child.content)
+            elif tag.group(1).lower() == "br":
+                out.append("\n")
         elif kind == "softbreak":
             out.append(" ")
         elif kind == "hardbreak":
@@ -80,3 +104,72 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
             links.append(("".join(out[at:]), str(href)))
             open_link = None
     return "".join(out), links
+
+
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+_BREAKS = _BLOCKS | {"br"}  # tags that end a line of text, as the HTML reader reads them
+_END_OF_HIDDEN = {
+    "script": re.compile(r"</script\s*>", re.IGNORECASE),
+    "style": re.compile(r"</style\s*>", re.IGNORECASE),
+}
+
+
+def _html_text(content: str) -> list[tuple[int, str]]:
+    """The text of a raw HTML block as (line offset in the block, text) pairs, tags and comments
+    taken out: a block tag or `<br>` ends a line, a tag or comment over several lines keeps the
+    lines after it in place. One scan: each `<` looks for its end once, and a tag without
+    one ends the scan (the rest is text), so a block of unclosed `<a` is not quadratic."""
+    out: list[tuple[int, str]] = []
+    pieces: list[str] = []
+    offset = 0  # the source line (from the block's first) that `pieces` are on
+
+    def end_line() -> None:
+        text = " ".join(unescape("".join(pieces)).split())
+        if text:
+            out.append((offset, text))
+        pieces.clear()
+
+    def text(part: str) -> None:
+        nonlocal offset
+        for n, line in enumerate(part.split("\n")):
+            if n:
+                end_line()
+                offset += 1
+            pieces.append(line)
+
+    i, size = 0, len(content)
+    while i < size:
+        j = content.find("<", i)
+        if j < 0:
+            text(content[i:])
+            break
+        text(content[i:j])
+        tag = _TAG_NAME.match(content, j)
+        if content.startswith("<!--", j):
+            end = content.find("-->", j + 4)
+            stop = size if end < 0 else end + 3
+            name = ""
+        elif tag is not None or content.startswith(("<!", "<?"), j):
+            end = content.find(">", j + 1)
+            if end < 0:
+                text(content[j:])  # no tag ends here, nor later: the rest is text
+                break
+            stop = end + 1
+            name = tag.group(1).lower() if tag is not None else ""
+            hidden = _END_OF_HIDDEN.get(name) if content[j + 1] != "/" else None
+            if hidden is not None:  # a script or style: code, not text
+                close = hidden.search(content, stop)
+                stop = size if close is None else close.end()
+        else:
+            text("<")
+            i = j + 1
+            continue
+        # the markup is gone, its line breaks stay (for the origin of the lines after it)
+        if name in _BREAKS:
+            end_line()
+        for _ in range(content.count("\n", j, stop)):
+            end_line()
+            offset += 1
+        i = stop
+    end_line()
+    return out

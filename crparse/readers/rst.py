@@ -15,7 +15,11 @@ docutils parses the markup; this module only says what the CR's markup means:
   diagnostic); references left unresolved (`General`__ with no target) read as their titles;
 - `.. admonition:: Example` is an example, whatever its indentation;
 - `.. glossary::` is the glossary; `.. toctree::` lists the files of the edition, read in order
-  and numbered as one document;
+  and numbered as one document. The input names those files, so it is held to them: only
+  regular files inside the edition's own directory (that of the index, symbolic links resolved),
+  each once and of bounded size; docutils opens nothing (no include, raw file, URL);
+- docutils' own messages (unknown roles and directives, unresolved references) are diagnostics;
+  an unknown role reads as its text (`:doc:`Title <target>`` as "Title");
 - `:ref:` roles and `seealso` blocks are references (Links), not text; `.. _label:` targets
   name the section they precede;
 - undefined substitutions such as `|T|` are the CR's symbols, `{T}`;
@@ -30,13 +34,16 @@ from __future__ import annotations
 
 import difflib
 import io
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from crparse import shapes as S
 from crparse.decode import decode
 from crparse.errors import CrparseError, RefusedInput
+from crparse.limits import DEFAULT_MAX_INPUT
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
@@ -54,6 +61,18 @@ _NUMBER_IN_TEXT = re.compile(rf"\b{S.SECTION_NUMBER}(?:\.{S.RULE_PART}{S.SUBRULE
 # target, or `General`_ when several headings are titled "General", as in every Contents.
 _REFERENCE_MARKUP = re.compile(r"`(?P<title>[^`<]*?)\s*(?:<[^<>`]*>)?`__?|(?<![\w`])(?P<name>\w+)__?(?![\w`])")
 _CONTENTS_LINE = re.compile(r"(?P<number>\d{1,3})\.\s+(?P<title>\S.*)")
+# An interpreted text role docutils does not know (Sphinx's `:doc:`, `:term:`) keeps its markup
+# as text: `:doc:`one``, or `one`:doc:`.
+_ROLE_MARKUP = re.compile(r"(?s):[A-Za-z0-9][\w.+:-]*?:`(?P<before>.*)`|`(?P<after>.*)`:[A-Za-z0-9][\w.+:-]*?:")
+_EXPLICIT_TARGET = re.compile(r"(?s)(?P<title>.*?)\s*<(?P<target>[^<>]+)>")
+# Sphinx's toctree entries: `Title <file>`, and links that are not files of the edition.
+_TOCTREE_TITLED = re.compile(r"(?s).*?\s*<(?P<target>[^<>]+)>")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|mailto:", re.IGNORECASE)
+
+# The largest file a toctree entry may bring in: crparse's default bound on an input file given
+# directly (crparse.limits; the whole official edition is under 1 MB), so that an edition cannot
+# read through its index a file it could not be given.
+MAX_TOCTREE_FILE_SIZE = DEFAULT_MAX_INPUT
 
 Span = tuple[int, int]
 
@@ -65,17 +84,22 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     diagnostics = list(decoded.diagnostics)
     main = _parse(decoded.text, files[0], diagnostics)
     documents = [main]
+    edition = _Edition(path) if path is not None else None
     for entry, line in _toctree_entries(main):
-        if path is None:
+        if edition is None:
             diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
                                           f"toctree entry {entry!r} not read: the input has no file name to find it from"))
             continue
-        child = Path(path).parent / (entry if entry.endswith(".rst") else entry + ".rst")
         try:
-            child_decoded = decode(child.read_bytes())
-        except OSError as err:
-            diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r}: cannot read {child}: {err.strerror or err}"))
+            found = edition.read(entry)
+        except _NotRead as why:
+            diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r} not read: {why}"))
             continue
+        if found is None:
+            continue
+        child, raw = found
+        try:
+            child_decoded = decode(raw)
         except CrparseError as err:
             diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r}: {err.message}"))
             continue
@@ -109,6 +133,81 @@ class _File:
     path: str
     lines: list[str]
     offset: int  # lines of the files before this one
+
+
+class _NotRead(Exception):
+    """Why a toctree entry is not read (the diagnostic's words)."""
+
+
+class _Edition:
+    """The files a reST edition may read: its toctree names them, so the input decides which
+    paths get opened. Only regular files inside the index's own directory tree are read, each
+    once, none larger than MAX_TOCTREE_FILE_SIZE: never a file elsewhere on the disk (an absolute
+    path, a `..`, a symbolic link out), a FIFO (it would block), a device (/dev/zero never ends)."""
+
+    def __init__(self, index: str):
+        self.directory = Path(index).parent
+        self.root = os.path.realpath(self.directory)
+        self.seen = {os.path.realpath(index)}
+
+    def read(self, entry: str) -> tuple[Path, bytes] | None:
+        """The path (as the edition names it) and bytes of the file an entry names; None for an
+        entry that names no file (Sphinx's `self`)."""
+        titled = _TOCTREE_TITLED.fullmatch(entry)
+        target = titled["target"].strip() if titled else entry
+        if target == "self":  # Sphinx's name for the index itself, already read
+            return None
+        if _URL.match(target):
+            raise _NotRead("a URL: an edition reads only its own files")
+        name = target if target.endswith(".rst") else target + ".rst"
+        if "\0" in name:
+            raise _NotRead("a NUL character in the file name")
+        if os.path.isabs(name):
+            raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
+        shown = self.directory / name
+        try:
+            resolved = os.path.realpath(shown)
+        except ValueError:  # a name the file system cannot encode
+            raise _NotRead("not a usable file name") from None
+        if os.path.commonpath([self.root, resolved]) != self.root:
+            # realpath resolved the links; without them the path would have stayed inside
+            if os.path.commonpath([self.root, os.path.normpath(os.path.join(self.root, name))]) != self.root:
+                raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
+            raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
+        if resolved in self.seen:
+            raise _NotRead(f"{name} is already read: an edition reads each of its files once")
+        # stat before opening: opening a FIFO waits for a writer, opening some devices acts
+        try:
+            _readable(os.stat(resolved))
+            # O_NONBLOCK and O_NOFOLLOW: the file may be swapped for a FIFO or a link since
+            fd = os.open(resolved, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            with os.fdopen(fd, "rb") as f:
+                _readable(os.fstat(f.fileno()))
+                raw = f.read(MAX_TOCTREE_FILE_SIZE + 1)  # it may have grown since
+        except OSError as err:
+            raise _NotRead(f"cannot read {shown}: {err.strerror or err}") from None
+        if len(raw) > MAX_TOCTREE_FILE_SIZE:
+            raise _NotRead(_too_large(None))
+        self.seen.add(resolved)
+        return shown, raw
+
+
+def _readable(status: os.stat_result) -> None:
+    mode = status.st_mode
+    if not stat.S_ISREG(mode):
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "not a file")
+        raise _NotRead(f"not a regular file ({kind}): an edition reads only regular files")
+    if status.st_size > MAX_TOCTREE_FILE_SIZE:
+        raise _NotRead(_too_large(status.st_size))
+
+
+def _too_large(size: int | None) -> str:
+    limit = MAX_TOCTREE_FILE_SIZE
+    shown = f"{limit / 2**20:g} MiB" if limit >= 2**20 else f"{limit} bytes"
+    return (f"{f'{size} bytes, ' if size is not None else ''}larger than the {shown} limit on a toctree file "
+            "(MAX_TOCTREE_FILE_SIZE)")
 
 
 # -- parsing -----------------------------------------------------------------------------------
@@ -183,6 +282,29 @@ def _register_sphinx_markup() -> None:
     _registered = True
 
 
+def _observed_reader(messages: list):
+    """docutils' standalone reader, handing every system message it makes to `messages`: those
+    it puts in the tree, and those it leaves out of it (the transforms' own, such as an
+    unresolved reference's, which only a writer would place)."""
+    global _Observed
+    if _Observed is None:
+        from docutils.readers.standalone import Reader
+
+        class Observed(Reader):
+            def new_document(self):
+                document = super().new_document()
+                document.reporter.attach_observer(self.messages.append)
+                return document
+
+        _Observed = Observed
+    reader = _Observed(parser="restructuredtext")
+    reader.messages = messages
+    return reader
+
+
+_Observed = None
+
+
 def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
     from docutils import nodes
     from docutils.core import publish_doctree
@@ -193,18 +315,22 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
     symbols = sorted({m["name"] for m in _SUBSTITUTION.finditer(text)} - defined)
     if symbols:
         text += "\n\n" + "\n".join(f".. |{name}| replace:: {{{name}}}" for name in symbols) + "\n"
+    messages: list = []
     try:
         document = publish_doctree(
             text,
             source_path=source.path,
+            reader=_observed_reader(messages),
             settings_overrides={
                 "report_level": 5,
                 "halt_level": 5,
                 "warning_stream": io.StringIO(),
+                # The input names the files and URLs that include, raw and csv-table would read:
+                # none is read (the toctree's files are read above, confined to the edition).
                 "file_insertion_enabled": False,
                 "raw_enabled": False,
                 "input_encoding": "unicode",
-                "_disable_config": True,
+                "_disable_config": True,  # nor docutils.conf files, nor DOCUTILSCONFIG
                 # A chapter file's one top-level section is a chapter, not the file's title.
                 "doctitle_xform": False,
                 "docinfo_xform": False,
@@ -212,13 +338,37 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
         )
     except Exception as err:  # docutils raises plain exceptions for malformed markup
         raise RefusedInput(f"cannot read this reStructuredText: {err}", line=getattr(err, "line", None)) from None
-    for message in list(document.findall(nodes.system_message)):  # a copy: the loop removes them
+    # Level 1 is docutils' INFO: notes on sound markup (a list starting at "m", an unreferenced
+    # target), which every edition has.
+    for message in messages:
         if message["level"] >= 2:
-            line = message.get("line")
+            line = _message_line(message, document, len(source.lines))
             diagnostics.append(Diagnostic(line and line + source.offset, "warning", "rst-markup",
-                                          f"{Path(source.path).name}: {message.astext().splitlines()[0]}"))
+                                          f"{Path(source.path).name}: {_message_text(message)}"))
+    for message in list(document.findall(nodes.system_message)):  # a copy: the loop removes them
         message.parent.remove(message)
     return document
+
+
+def _message_line(message, document, lines: int) -> int | None:
+    """A message's line. A transform's message about markup in several places (five anonymous
+    references, no target) is given the end of the input: the first of those places says
+    more, and a line past the end would be read as one of the next file's."""
+    line = message.get("line")
+    if not line or line > lines:
+        refs = [document.ids.get(ref) for ref in message.get("backrefs", ())]
+        line = next((_first_line(node) for node in refs if node is not None), line)
+    return min(line, max(lines, 1)) if line else None
+
+
+def _message_text(message) -> str:
+    """The message alone: not its header (path, line, level), the markup it quotes, or its
+    pointer to docutils' internals."""
+    from docutils import nodes
+
+    first = message.children[0] if message.children else message
+    text = first.astext() if isinstance(first, nodes.paragraph) else message.astext()
+    return " ".join(text.replace('See "backrefs" attribute for IDs.', "").split())
 
 
 def _toctree_entries(document) -> list[tuple[str, int]]:
@@ -363,6 +513,12 @@ def _plain(node) -> str:
 
 
 def _unmarked(text: str) -> str:
+    """The text of a `problematic` node: what is left of markup docutils could not resolve."""
+    role = _ROLE_MARKUP.fullmatch(text)
+    if role:
+        content = role["before"] if role["before"] is not None else role["after"]
+        titled = _EXPLICIT_TARGET.fullmatch(content)
+        return (titled["title"] or titled["target"]) if titled else content
     return _REFERENCE_MARKUP.sub(lambda m: m["title"] if m["title"] is not None else m["name"], text)
 
 
@@ -388,7 +544,7 @@ def _title_text(section) -> str:
     from docutils import nodes
 
     title = section.next_node(nodes.title)
-    return title.astext().strip() if title is not None else ""
+    return _plain(title).strip() if title is not None else ""
 
 
 # -- writing CR-shaped lines ---------------------------------------------------------------------
@@ -512,7 +668,8 @@ class _Writer:
                     name, value = entry.tagname.capitalize(), entry.astext()
                 line = _first_line(entry)
                 self.emit(f"{name}: {' '.join(value.split())}", line, line + entry.rawsource.count("\n"))
-        elif isinstance(node, (nodes.target, nodes.substitution_definition, nodes.comment, _toctree)):  # type: ignore[name-defined]
+        elif isinstance(node, (nodes.target, nodes.substitution_definition, nodes.comment, nodes.system_message,
+                               _toctree)):  # type: ignore[name-defined]
             return  # markup without text of its own: its lines become "markup" residue
         elif isinstance(node, (nodes.Element,)) and node.children:
             for child in node.children:
@@ -604,6 +761,8 @@ class _Writer:
 
         out: list[str] = []
         for child in node.children:
+            if isinstance(child, nodes.system_message):  # a diagnostic already, never text
+                continue
             if isinstance(child, nodes.Text):
                 out.append(self.repaired(child.astext(), node))
             elif isinstance(child, nodes.reference) and "crparse-ref" in child["classes"]:

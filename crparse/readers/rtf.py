@@ -1,18 +1,33 @@
 """The RTF reader (striprtf): the text of the RTF file, one source line per line of it.
 
 RTF stores non-ASCII characters as code-page bytes (`\\'92`) of the code page the file
-declares (`\\ansicpg1252`; Mac files say `\\mac` and `\\ansicpg10000`), or as `\\uN` escapes.
+declares (`\\ansicpg1252`; Mac files say `\\mac` and `\\ansicpg10000`), or as `\\uN` escapes:
+N a signed 16-bit UTF-16 code unit, so that a character past U+FFFF is two escapes, a
+surrogate pair (`\\u-10179?\\u-8704?`). striprtf emits each escape as one character: the
+halves of a pair are joined here, and an escape that is no character (a lone half, a number
+out of range) becomes U+FFFD with an `rtf-bad-escape` diagnostic on its line, so that one bad
+escape neither stops the file nor reaches the output as text that cannot be written as UTF-8.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from crparse.errors import RefusedInput
+from crparse.nodes import Diagnostic
 from crparse.readers.base import Extract
 
 _CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
 _CODECS = {10000: "mac_roman", 437: "cp437", 850: "cp850", 1252: "cp1252", 1250: "cp1250", 65001: "utf-8"}
+# A `\uN` escape as striprtf reads it (its control-word pattern: a lowercase "u", at most ten
+# digits); an escaped backslash is matched first, so that "\\u123" stays text.
+_ESCAPE = re.compile(r"\\\\|\\u(-?\d{1,10})|\\uc(?![A-Za-z0-9-])")
+_FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
+# Stands for an escape out of Unicode's range in striprtf's output: a noncharacter, which no
+# text holds, and no surrogate (it must not pair with a neighbouring escape).
+_OUT_OF_RANGE = "\U0010ffff"
+_BAD = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff\U0010ffff]")
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
@@ -24,10 +39,80 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         encoding = _CODECS.get(int(match[1]), f"cp{int(match[1])}")
     else:
         encoding = "mac_roman" if b"\\mac" in header else "cp1252"
+    if not _known(encoding):  # striprtf would fail on the first \'xx with it
+        encoding = "cp1252"
+    # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
+    rtf = _safe_escapes(raw.decode("latin-1"))
     try:
-        # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
-        text = rtf_to_text(raw.decode("latin-1"), encoding=encoding, errors="replace")
+        text = rtf_to_text(rtf, encoding=encoding, errors="replace")
     except Exception as err:  # striprtf has no error type of its own
-        raise RefusedInput(f"cannot read this RTF file: {type(err).__name__}: {err}") from None
+        message = " ".join(str(err).split())[:200]
+        raise RefusedInput(f"cannot read this RTF file: {type(err).__name__}: {message}") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return Extract(format="rtf", lines=lines, encoding=encoding, line_endings="none")
+    diagnostics = _repair_escapes(lines)
+    return Extract(format="rtf", lines=lines, encoding=encoding, line_endings="none", diagnostics=diagnostics)
+
+
+def _safe_escapes(rtf: str) -> str:
+    """The RTF with what makes striprtf raise taken out: a `\\uN` past what chr() takes (striprtf
+    adds 65536 to a negative N, so -65536 to 0x10FFFF is fine), a `\\uc` without its number
+    (int(None)), a font charset that names a codec Python does not have ("mac_japanese")."""
+    if "\\u" in rtf:
+        rtf = _ESCAPE.sub(_safe_escape, rtf)
+    if "\\fcharset" in rtf:
+        rtf = _FONT_CHARSET.sub(_safe_charset, rtf)
+    return rtf
+
+
+def _safe_escape(match: re.Match) -> str:
+    text = match[0]
+    if text == "\\\\":
+        return text
+    if match[1] is None:  # "\uc" alone: the default, one fallback character
+        return "\\uc1"
+    if -65536 <= int(match[1]) <= 0x10FFFF:
+        return text
+    return f"\\u{ord(_OUT_OF_RANGE):010d}"  # ten digits, as many as striprtf reads: a digit after stays text
+
+
+def _safe_charset(match: re.Match) -> str:
+    from striprtf.striprtf import charset_map
+
+    name = charset_map.get(int(match[1]))
+    # 1 is no charset striprtf knows: the font's text is then read in the document's code page.
+    return match[0] if name is None or _known(name) else "\\fcharset1"
+
+
+def _known(encoding: str) -> bool:
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return True
+
+
+def _repair_escapes(lines: list[str]) -> list[Diagnostic]:
+    """Join surrogate pairs and replace what is no character by U+FFFD, in place; a diagnostic
+    for each line where something was replaced."""
+    diagnostics = []
+    for i, line in enumerate(lines):
+        if not _BAD.search(line):
+            continue
+        replaced = 0
+
+        def repair(match: re.Match) -> str:
+            nonlocal replaced
+            pair = match[0]
+            if len(pair) == 2:
+                return chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + (ord(pair[1]) - 0xDC00))
+            replaced += 1
+            return "\ufffd"
+
+        lines[i] = _BAD.sub(repair, line)
+        if replaced:
+            diagnostics.append(
+                Diagnostic(i + 1, "warning", "rtf-bad-escape",
+                           f"{replaced} \\u escape(s) that are no character (a lone surrogate half, or a number out of "
+                           "range) replaced by U+FFFD")
+            )
+    return diagnostics

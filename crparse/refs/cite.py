@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,13 +52,18 @@ def read_text(path: Path) -> str:
 def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup | None = None) -> list[Citation]:
     """Every CR citation in `text`, each item resolved against `doc`."""
     targets = targets or Lookup(doc)
-    breaks = [i for i, ch in enumerate(text) if ch == "\n"]
     out = []
+    # Citations come in text order: the line breaks between one and the next are counted by
+    # str.count (C speed, each character once), with no table of every break of a large file.
+    line, at, line_start = 1, 0, 0
     for c in phrases(text, cite=True):
-        line = bisect.bisect_left(breaks, c.start)
-        column = c.start - (breaks[line - 1] + 1 if line else 0) + 1
+        crossed = text.count("\n", at, c.start)
+        if crossed:
+            line += crossed
+            line_start = text.rfind("\n", at, c.start) + 1
+        at = c.start
         cited = tuple(cite_item(i, text, targets) for i in c.items)
-        out.append(Citation(path, line + 1, column, text[c.start : c.end], cited))
+        out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
     return out
 
 

@@ -1,17 +1,18 @@
-"""Reference phrases -> cited items: the reference grammar (grammars/references.lark) run by
-lark's LALR parser over the tokens of crparse.refs.scan."""
+"""Reference phrases -> cited items: the reference grammar (grammars/references.lark), its LALR
+table built by lark, run over the tokens of crparse.refs.scan."""
 
 from __future__ import annotations
 
 import functools
 import itertools
 import string
+from collections.abc import Callable
 from importlib import resources
 from typing import NamedTuple
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+from lark import Lark
 from lark.lexer import Lexer
+from lark.parsers.lalr_analysis import Shift
 
 from crparse.refs import scan
 
@@ -46,8 +47,19 @@ class _TokenLexer(Lexer):
         yield from tokens
 
 
-def _title(token: Token) -> str:
-    return token.value.lstrip(", \t").strip("“”\"").rstrip(" ,.;:")
+RawToken = scan.RawToken
+
+
+class _Target(NamedTuple):
+    kind: str  # "rule" | "range" | "letter"
+    first: str
+    last: str
+    start: int
+    end: int
+
+
+def _title(token: RawToken) -> str:
+    return token[1].lstrip(", \t").strip("“”\"").rstrip(" ,.;:")
 
 
 def _without_letter(number: str) -> str:
@@ -55,58 +67,106 @@ def _without_letter(number: str) -> str:
     return number.rstrip(string.ascii_lowercase)
 
 
-def _start(token: Token) -> int:
-    return token.start_pos or 0
+# What each rule of the grammar makes of its children (tokens are scan.RawToken tuples: type,
+# value, start, end). As in lark's trees, tokens whose name starts with "_" are dropped and the
+# children of rules whose name does are spliced into their parent.
 
 
-class _Items(Transformer):
-    def number(self, children):
-        (tok,) = children
-        return ("rule", tok.value, tok.value, _start(tok), tok.end_pos)
+def _number(children) -> _Target:
+    (tok,) = children
+    return _Target("rule", tok[1], tok[1], tok[2], tok[3])
 
-    def range(self, children):
-        first, last = children
-        end = last.value
-        if last.type in ("D1", "D2") or (last.type == "D3" and "." in first.value):
-            end = first.value.rsplit(".", 1)[0] + "." + last.value  # 712.5–6
-        return ("range", first.value, end, _start(first), last.end_pos)
 
-    def letter_range(self, children):
-        first, letter = children
-        return ("range", first.value, _without_letter(first.value) + letter.value, _start(first), letter.end_pos)
+def _range(children) -> _Target:
+    first, last = children
+    end = last[1]
+    if last[0] in ("D1", "D2") or (last[0] == "D3" and "." in first[1]):
+        end = first[1].rsplit(".", 1)[0] + "." + last[1]  # 712.5–6
+    return _Target("range", first[1], end, first[2], last[3])
 
-    def letter(self, children):
-        (tok,) = children
-        return ("letter", tok.value, tok.value, _start(tok), tok.end_pos)
 
-    def rule_item(self, children):
-        keyword = children[0] if children[0].__class__ is Token and children[0].type == "RULE_WORD" else None
-        rest = children[1:] if keyword is not None else children
-        kind, first, last, start, end = rest[0]
-        title = rest[1] if len(rest) > 1 else None
-        if title is not None:
-            end = title.end_pos
-        return Item(
-            keyword.value if keyword is not None else None,
-            kind,
-            first,
-            last,
-            _title(title) if title is not None else None,
-            _start(keyword) if keyword is not None else start,
-            end,
-        )
+def _letter_range(children) -> _Target:
+    first, letter = children
+    return _Target("range", first[1], _without_letter(first[1]) + letter[1], first[2], letter[3])
 
-    def section_item(self, children):
-        keyword, number = children[0], children[1]
-        title = children[2] if len(children) > 2 else None
-        end = title.end_pos if title is not None else number.end_pos
-        return Item(keyword.value, "section", number.value, number.value, _title(title) if title else None, _start(keyword), end)
 
-    def phrase(self, children):
-        return [c for c in children if isinstance(c, Item)]
+def _letter(children) -> _Target:
+    (tok,) = children
+    return _Target("letter", tok[1], tok[1], tok[2], tok[3])
 
-    def pointer(self, children):
-        return [c for c in children if isinstance(c, Token) and c.type in ("TERM", "COMMA", "AND", "OR")]
+
+def _rule_item(children) -> Item:
+    keyword = children[0] if children[0].__class__ is tuple and children[0][0] == "RULE_WORD" else None
+    rest = children[1:] if keyword is not None else children
+    kind, first, last, start, end = rest[0]
+    title = rest[1] if len(rest) > 1 else None
+    if title is not None:
+        end = title[3]
+    return Item(
+        keyword[1] if keyword is not None else None,
+        kind,
+        first,
+        last,
+        _title(title) if title is not None else None,
+        keyword[2] if keyword is not None else start,
+        end,
+    )
+
+
+def _section_item(children) -> Item:
+    keyword, number = children[0], children[1]
+    title = children[2] if len(children) > 2 else None
+    end = title[3] if title is not None else number[3]
+    return Item(keyword[1], "section", number[1], number[1], _title(title) if title else None, keyword[2], end)
+
+
+def _phrase(children) -> list[Item]:
+    return [c for c in children if c.__class__ is Item]
+
+
+def _pointer(children) -> list[RawToken]:
+    return [c for c in children if c.__class__ is tuple and c[0] in ("TERM", "COMMA", "AND", "OR")]
+
+
+_BUILDERS = {
+    "number": _number,
+    "range": _range,
+    "letter_range": _letter_range,
+    "letter": _letter,
+    "rule_item": _rule_item,
+    "section_item": _section_item,
+    "phrase": _phrase,
+    "pointer": _pointer,
+}
+
+
+class _Spliced(list):
+    """The children of an inlined rule, spliced into the rule that holds it."""
+
+
+def _children(children: list, out: list) -> list:
+    for child in children:
+        if child.__class__ is _Spliced:
+            out.extend(child)
+        elif child.__class__ is not tuple or child[0][0] != "_":
+            out.append(child)
+    return out
+
+
+def _inlined(children: list) -> _Spliced:
+    # A list rule is left-recursive (`__phrase_star_0: __phrase_star_0 _join _item`): its list
+    # is grown in place, not copied at each item.
+    if children and children[0].__class__ is _Spliced:
+        return _children(children[1:], children[0])
+    return _children(children, _Spliced())
+
+
+def _callback(name: str):
+    """What a reduction to the rule (or alias) `name` calls on its children."""
+    if name.startswith("_"):
+        return _inlined
+    builder = _BUILDERS[name]
+    return lambda children: builder(_children(children, []))
 
 
 @functools.cache
@@ -115,33 +175,164 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", lexer=_TokenLexer, start=["phrase", "pointer"])
 
 
-_TRANSFORMER = _Items()
+class _Table(NamedTuple):
+    """lark's LALR table, re-keyed for the loops below: for each state and terminal, an int
+    (shift to that state) or a reduction (length of the expansion, the rule's name, what it
+    calls on its children); for each state and rule, the state to go to. lark's own driver
+    (Token objects, a Tree, a Transformer, a parse again for each shorter prefix tried) cost
+    several times more a token, on a line of a hundred thousand references that adds up."""
+
+    actions: dict[int, dict[str, int | tuple[int, str, Callable]]]
+    goto: dict[int, dict[str, int]]
+    starts: dict[str, int]
+    ends: dict[str, int]
+    ends_from: dict[int, int]  # start state -> end state
 
 
-def _longest(tokens: list[Token], start: str):
-    """The tree of the longest prefix of `tokens` that the grammar accepts, and its length."""
-    parser = _parser()
-    n = len(tokens)
-    while n:
-        try:
-            return parser.parse(tokens[:n], start=start), n
-        except UnexpectedInput as err:
-            # Nothing after the token that failed can help: cut there, then step back.
-            bad = getattr(err, "token", None)
-            index = next((i for i, t in enumerate(tokens[:n]) if t is bad), n)
-            n = min(n - 1, index)
-    return None, 0
+@functools.cache
+def _table() -> _Table:
+    parser = _parser().parser.parser.parser  # frontend -> LALR_Parser -> _Parser
+    table = parser.parse_table
+    actions: dict[int, dict[str, int | tuple[int, str, Callable]]] = {}
+    goto: dict[int, dict[str, int]] = {}
+    for state, row in table.states.items():
+        actions[state], goto[state] = {}, {}
+        for symbol, (action, arg) in row.items():
+            name = str(symbol)
+            if action is not Shift:
+                origin = str(arg.origin.name)
+                actions[state][name] = (len(arg.expansion), origin, _callback(arg.alias or origin))
+            elif name.isupper() or name == "$END":
+                actions[state][name] = arg
+            else:
+                goto[state][name] = arg
+    starts, ends = dict(table.start_states), dict(table.end_states)
+    return _Table(actions, goto, starts, ends, {starts[k]: ends[k] for k in starts})
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _parse_run(run: tuple[tuple[str, str, int, int], ...], start: str):
-    """Cached on the run's tokens with offsets relative to the run, so the same phrase in
-    another rule or release is parsed once."""
-    tokens = [Token(t, v, start_pos=s, end_pos=e) for t, v, s, e in run]
-    tree, used = _longest(tokens, start)
-    if tree is None:
+class _Step(NamedTuple):
+    stack: tuple[int, ...] | None  # after the token; None: the token is refused
+    reductions: tuple[tuple[int, Callable], ...]  # made before shifting it: size, callback
+    could_end: bool  # the input could end after the token
+
+
+# The grammar's lists are left-recursive, so its stacks stay a few states deep and are few (167
+# steps over the whole corpus): the step from a stack on a token is worked out once and looked up
+# after. A run is then a dict lookup a token, to check it, and the callbacks alone, to build it.
+_STEPS: dict[tuple[tuple[int, ...], str], _Step] = {}
+
+
+def _step(stack: tuple[int, ...], kind: str) -> _Step:
+    step = _STEPS.get((stack, kind))
+    if step is None:
+        step = _work_out(_table(), stack, kind)
+        if len(_STEPS) < 1 << 14:
+            _STEPS[stack, kind] = step
+    return step
+
+
+def _reduce(table: _Table, states: list[int], kind: str, reductions: list) -> bool:
+    """Reduces `states` in place before a token of `kind`; False if the token is refused."""
+    actions, goto = table.actions, table.goto
+    end_state = table.ends_from[states[0]]
+    while True:
+        action = actions[states[-1]].get(kind)
+        if action is None:
+            return False
+        if action.__class__ is int:
+            return kind != "$END"  # lark's tables never shift the end
+        size, origin, callback = action
+        reductions.append((size, callback))
+        if size:
+            del states[-size:]
+        states.append(goto[states[-1]][origin])
+        if kind == "$END" and states[-1] == end_state:
+            return True
+
+
+def _work_out(table: _Table, stack: tuple[int, ...], kind: str) -> _Step:
+    states, reductions = list(stack), []
+    if not _reduce(table, states, kind, reductions):
+        return _Step(None, (), False)
+    if kind == "$END":
+        return _Step(tuple(states), tuple(reductions), True)
+    states.append(table.actions[states[-1]][kind])
+    could_end = _reduce(table, states[:], "$END", [])
+    return _Step(tuple(states), tuple(reductions), could_end)
+
+
+def _viable(run: tuple[RawToken, ...], start: str) -> tuple[int, bool]:
+    """The length of the longest prefix of `run` the grammar accepts (0: none), and whether a
+    token of the run was refused (then no token after it can change the answer)."""
+    stack: tuple[int, ...] | None = (_table().starts[start],)
+    best = 0
+    for i, tok in enumerate(run):
+        stack, _, could_end = _step(stack, tok[0])
+        if stack is None:
+            return best, True
+        if could_end:
+            best = i + 1
+    return best, False
+
+
+def _tree(run: tuple[RawToken, ...], start: str):
+    """What the rules make of `run`, which the grammar accepts whole."""
+    stack = (_table().starts[start],)
+    values: list = []
+    for tok in (*run, ("$END", "", 0, 0)):
+        stack, reductions, _ = _step(stack, tok[0])
+        for size, callback in reductions:
+            if size:
+                children = values[-size:]
+                del values[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+        values.append(tok)
+    return values[-2]  # before the $END token: what the start rule made
+
+
+# Real runs are a few tokens (3,140 distinct over 112 releases); a run past CACHED_RUN tokens is
+# absurd input, and caching it would only hold memory.
+CACHED_RUN = 32
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _parse_run(run: tuple[RawToken, ...], start: str):
+    """The longest phrase at the start of `run` (offsets relative to the run): its items (or
+    pointer tokens) and its end. Cached on the run, so the same phrase in another rule or
+    release is parsed once."""
+    used, _ = _viable(run, start)
+    if not used:
         return (), 0
-    return tuple(_TRANSFORMER.transform(tree)), tokens[used - 1].end_pos
+    return tuple(_tree(run[:used], start)), run[used - 1][3]
+
+
+def _parse(run: tuple[RawToken, ...], start: str):
+    return _parse_run(run, start) if len(run) <= CACHED_RUN else _parse_run.__wrapped__(run, start)
+
+
+# A run is read FIRST_READ tokens at a time, growing up to scan.MAX_RUN while the phrase may
+# still go on: so a line of anchors whose phrases end at once ("100.1, , 100.2, , ...") costs a
+# few tokens per anchor, not a full run each.
+FIRST_READ = 16
+
+
+def _read(text: str, pos: int, cite: bool):
+    """The items of the phrase at `pos` (offsets relative to its first token), its end, and
+    where its first token starts."""
+    size = FIRST_READ
+    while True:
+        run = scan.tokens(text, pos, cite=cite, limit=size)
+        if not run:
+            return (), 0, pos
+        origin = run[0][2]
+        relative = _relative(run, origin)
+        # Read on only while every token so far fits a phrase that is not over yet.
+        if len(run) < size or size >= scan.MAX_RUN or _viable(relative, "phrase")[1]:
+            items, end = _parse(relative, "phrase")
+            return items, end, origin
+        size = min(4 * size, scan.MAX_RUN)
 
 
 def _relative(tokens: list[scan.RawToken], origin: int) -> tuple[scan.RawToken, ...]:
@@ -159,16 +350,19 @@ def phrases(text: str, *, cite: bool = False, bare: bool = False) -> list[Citati
     for pos in starts:
         if pos < done:
             continue
-        run = scan.tokens(text, pos, cite=cite)
-        if not run:
-            continue
-        origin = run[0][2]
-        items, end = _parse_run(_relative(run, origin), "phrase")
+        items, end, origin = _read(text, pos, cite)
         if not items:
             continue
         done = origin + end
-        out.extend(_citations([i._replace(start=i.start + origin, end=i.end + origin) for i in items]))
+        out.extend(_citations([moved(i, origin) for i in items]))
     return out
+
+
+def moved(item: Item, by: int) -> Item:
+    """The item with its offsets moved by `by` (`_replace`, a Python-level call, is slower by
+    half on a line of a hundred thousand references)."""
+    keyword, kind, first, last, title, start, end = item
+    return Item(keyword, kind, first, last, title, start + by, end + by)
 
 
 def _citations(items: list[Item]) -> list[Citation]:
@@ -190,17 +384,21 @@ def pointers(text: str) -> list[Citation]:
     """Glossary pointers ("See Landwalk.", "See also Tap, Untap, and Untapped."): one citation
     each, its items the terms as written; `Item.title` holds the separator before each term."""
     out: list[Citation] = []
+    done = 0
     for pos in scan.pointer_anchors(text):
+        if pos < done:  # a "See" quoted inside the last pointer's term
+            continue
         run = scan.pointer_tokens(text, pos)
-        items, _ = _parse_run(_relative(run, pos), "pointer") if run else ((), 0)
+        items, end = _parse(_relative(run, pos), "pointer") if run else ((), 0)
+        done = pos + end
         terms: list[Item] = []
         separator = None
-        for tok in items:
-            if tok.type == "TERM":
-                terms.append(Item(None, "glossary", tok.value, tok.value, separator, pos + tok.start_pos, pos + tok.end_pos))
+        for kind, value, start, end in items:
+            if kind == "TERM":
+                terms.append(Item(None, "glossary", value, value, separator, pos + start, pos + end))
                 separator = None
             else:
-                separator = (separator or "") + tok.value
+                separator = (separator or "") + value
         if terms:
             out.append(Citation(terms[0].start, terms[-1].end, tuple(terms)))
     return out

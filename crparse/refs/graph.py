@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import functools
 import io
+import re
 from collections.abc import Iterable
 from typing import IO
 
@@ -20,6 +21,7 @@ import networkx as nx
 from crparse.lookup import Lookup
 from crparse.nodes import Document, Reference
 from crparse.refs.resolve import references as find_references
+from crparse.refs.resolve import targets
 
 CITES = "cites"
 PARENT = "parent"
@@ -41,7 +43,7 @@ class ReferenceGraph:
         for i, ref in enumerate(self.references):
             if ref.source not in g:
                 continue
-            for target in ref.targets:
+            for target in targets(ref):
                 if target not in g:
                     g.add_node(target, kind="missing", title="", line=0)
                 g.add_edge(ref.source, target, type=CITES, reference=i, status=ref.status, line=ref.line)
@@ -89,7 +91,7 @@ class ReferenceGraph:
         """Nodes by the number of references naming them (each reference counts once)."""
         counts: collections.Counter[str] = collections.Counter()
         for ref in self.references:
-            counts.update(set(ref.targets))
+            counts.update(set(targets(ref)))
         return counts.most_common(n)
 
     def citations(self) -> nx.DiGraph:
@@ -115,9 +117,36 @@ class ReferenceGraph:
         return nx.node_link_data(self.graph, edges="edges")
 
     def write_graphml(self, out: IO[bytes] | str) -> None:
-        nx.write_graphml(self.graph, out)
+        nx.write_graphml(_xml_safe(self.graph), out)
 
     def graphml(self) -> str:
         buffer = io.BytesIO()
         self.write_graphml(buffer)
         return buffer.getvalue().decode("utf-8")
+
+
+# XML 1.0 cannot hold C0 controls but tab, line feed and carriage return, nor U+FFFE/U+FFFF, nor
+# lone surrogates, even escaped: lxml refuses such a string. A heading or a glossary term may
+# hold them ("100. General\x01"); in GraphML each is written as U+FFFD.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml_text(value):
+    if value.__class__ is str and _NOT_XML.search(value):
+        return _NOT_XML.sub("\ufffd", value)
+    return value
+
+
+def _xml_safe(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """`g` itself when every node id and attribute can be written in XML, else a copy in which
+    each character XML cannot hold is U+FFFD."""
+    nodes_clean = all(_xml_text(x) is x for n, data in g.nodes(data=True) for x in (n, *data.values()))
+    if nodes_clean and all(_xml_text(x) is x for _, _, data in g.edges(data=True) for x in data.values()):
+        return g
+    out = nx.MultiDiGraph()
+    out.add_nodes_from((_xml_text(n), {k: _xml_text(v) for k, v in data.items()}) for n, data in g.nodes(data=True))
+    out.add_edges_from(
+        (_xml_text(u), _xml_text(v), key, {k: _xml_text(x) for k, x in data.items()})
+        for u, v, key, data in g.edges(keys=True, data=True)
+    )
+    return out

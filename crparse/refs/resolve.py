@@ -17,9 +17,17 @@ import msgspec
 from crparse.collector import collector_paused
 from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Cited, Document, Reference, Status
-from crparse.refs.grammar import Citation, Item, phrases, pointers
+from crparse.refs.grammar import Citation, Item, moved, phrases, pointers
 
 _TERM_MARKS = " “”\"'.,"
+
+
+def targets(ref: Reference) -> tuple[str, ...]:
+    """`ref.targets`, in linear time: that property tests membership in a list, the square of a
+    range's members (a range over thousands of rules, repeated, took minutes)."""
+    return tuple(
+        dict.fromkeys(n for c in ref.cited for n in (c.nodes if c.status == "resolved" else (*c.nodes, c.first, c.last)))
+    )
 
 
 def _worst(statuses) -> Status:
@@ -46,13 +54,19 @@ def cite_item(item: Item, text: str, targets: Lookup) -> Cited:
     return Cited(written, "range", item.first, item.last, members, status, item.title, None)
 
 
+# No entry name of any release splits into more than three terms ("Remove from the Game,
+# Removed, Removed-from-the-Game Zone"): rejoining at most four keeps a pointer of many terms
+# from costing the square of its length.
+_REJOINED = 4
+
+
 def _cite_terms(citation: Citation, text: str, targets: Lookup) -> tuple[Cited, ...]:
     """Neighbouring terms are rejoined when together they name an entry ("Life, Life Total")."""
     items = citation.items
     out: list[Cited] = []
     i = 0
     while i < len(items):
-        for j in range(len(items) - 1, i - 1, -1):
+        for j in range(min(len(items), i + _REJOINED) - 1, i - 1, -1):
             written = text[items[i].start : items[j].end]
             term = targets.term(written)
             if term is not None or j == i:
@@ -78,11 +92,19 @@ def _named_before(text: str, start: int) -> list[str]:
     names = []
     for w in re.finditer(r"[\w’'-]+", m.group(1)):
         word = w.group().strip("_")
-        before = text[: m.start(1) + w.start()].rstrip()
-        sentence_start = not before or before[-1] in ".!?:;(\"“”"
+        sentence_start = _last_mark(text, m.start(1) + w.start()) in ".!?:;(\"“”"
         if word[:1].isupper() and not sentence_start and word not in _NOT_NAMES:
             names.append(word)
     return names
+
+
+def _last_mark(text: str, end: int) -> str:
+    """The last non-blank character before `end` ("" at the start of the text), looking back
+    over a bounded window first: the text before may be long."""
+    window = text[max(0, end - 64) : end].rstrip()
+    if not window and end > 64:
+        window = text[:end].rstrip()
+    return window[-1:]
 
 
 def _check_context(cited: Cited, text: str, citation: Citation, targets: Lookup) -> Cited:
@@ -116,16 +138,32 @@ def _reference(source, field, example, text, citation, cited, line) -> Reference
     )
 
 
+_BREAK = re.compile("\n")
+
+
+def _breaks(text: str) -> list[int]:
+    """The offsets of the line breaks in `text`, for bisect: counting them again for every
+    reference is quadratic on a line with many."""
+    return [m.start() for m in _BREAK.finditer(text)] if "\n" in text else []
+
+
 def _line_of(spans, text: str, default: int) -> Callable[[int], int]:
     """The first line of the paragraph holding an offset. A node's text is its paragraphs joined
     by line breaks; its spans may start with the heading line when that holds no text."""
-    shift = len(spans) - (text.count("\n") + 1)
+    breaks = _breaks(text)
+    shift = len(spans) - (len(breaks) + 1)
 
     def line(offset: int) -> int:
-        k = text.count("\n", 0, offset) + shift
+        k = bisect.bisect_left(breaks, offset) + shift
         return spans[k][0] if shift in (0, 1) and 0 <= k < len(spans) else default
 
     return line
+
+
+def _lines_from(first: int, text: str) -> Callable[[int], int]:
+    """The line of an offset in a block whose lines follow each other from `first`."""
+    breaks = _breaks(text)
+    return lambda offset: first + bisect.bisect_left(breaks, offset)
 
 
 class _Segment(NamedTuple):
@@ -139,7 +177,7 @@ class _Segment(NamedTuple):
 
 def _segments(doc: Document) -> Iterator[_Segment]:
     for i, b in enumerate(doc.front_matter):
-        yield _Segment(f"front_matter:{i}", "text", None, b.text, lambda o, b=b: b.line + b.text.count("\n", 0, o))
+        yield _Segment(f"front_matter:{i}", "text", None, b.text, _lines_from(b.line, b.text))
     for r in doc.rules:
         if r.text:
             yield _Segment(r.number, "text", None, r.text, _line_of(r.spans, r.text, r.line))
@@ -154,7 +192,7 @@ def _segments(doc: Document) -> Iterator[_Segment]:
 
 
 def _shifted(citation: Citation, by: int) -> Citation:
-    items = tuple(i._replace(start=i.start - by, end=i.end - by) for i in citation.items)
+    items = tuple(moved(i, -by) for i in citation.items)
     return Citation(citation.start - by, citation.end - by, items)
 
 

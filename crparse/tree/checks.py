@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from crparse.nodes import Diagnostic, Rule
 from crparse.numbers import SKIPPED_LETTERS, RuleNumber, next_letter, parse_number
 
-
 _LEVEL_OF = {"section": "part", "rule": "section", "subrule": "rule"}  # the unit a kind sits in
 
 

@@ -8,6 +8,8 @@ its major part when changing or removing any.
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Sequence
 from importlib import resources
 
@@ -35,6 +37,12 @@ def _cited(c: Cited) -> dict:
     }
 
 
+def _targets(r: Reference) -> list[str]:
+    # Reference.targets, in linear time: the property tests membership in a list, the square of
+    # a range's members (as crparse.refs.resolve.targets, which a writer does not import).
+    return list(dict.fromkeys(n for c in r.cited for n in (c.nodes if c.status == "resolved" else (*c.nodes, c.first, c.last))))
+
+
 def reference_to_dict(r: Reference) -> dict:
     return {
         "source": r.source,
@@ -44,7 +52,7 @@ def reference_to_dict(r: Reference) -> dict:
         "start": r.start,
         "end": r.end,
         "text": r.text,
-        "targets": list(r.targets),
+        "targets": _targets(r),
         "status": r.status,
         "flags": list(r.flags),
         "cited": [_cited(c) for c in r.cited],
@@ -126,13 +134,86 @@ def document_to_dict(doc: Document, references: Sequence[Reference]) -> dict:
 _ENCODER = msgspec.json.Encoder()
 
 
+def encode(doc: Document, references: Sequence[Reference], *, indent: int | None = None) -> bytes:
+    """The JSON as UTF-8 bytes, always valid: what `dumps` returns, without decoding a large
+    document only for the caller to encode it again."""
+    data = document_to_dict(doc, references)
+    try:
+        out = _ENCODER.encode(data)
+    except UnicodeEncodeError:  # msgspec refuses lone surrogates, which UTF-8 cannot hold
+        out = _ENCODER.encode(_without_surrogates(data))
+    if indent is not None:
+        out = msgspec.json.format(out, indent=indent)
+    return out
+
+
 def dumps(doc: Document, references: Sequence[Reference], *, indent: int | None = None) -> str:
     """The JSON text: compact, or indented by `indent` spaces. msgspec writes the same bytes as
     `json.dumps(..., ensure_ascii=False)` with the matching separators, several times faster."""
-    data = _ENCODER.encode(document_to_dict(doc, references))
-    if indent is not None:
-        data = msgspec.json.format(data, indent=indent)
-    return data.decode("utf-8")
+    return encode(doc, references, indent=indent).decode("utf-8")
+
+
+# -- text that UTF-8 cannot hold -----------------------------------------------------------------
+#
+# A str may hold lone surrogates: a reader's escape of one (RTF `\u-10240?`), or a file name
+# whose bytes are not UTF-8 (Python keeps each such byte as U+DC80..U+DCFF). Output must stay
+# valid UTF-8, so text is written with U+FFFD in their place, and file names with each byte that
+# is not UTF-8 as `\xNN`, the name still telling which file it was.
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def path_text(path: str) -> str:
+    r"""A file name as text: each of its bytes that are not UTF-8 (which Python keeps as a
+    lone surrogate, U+DC80..U+DCFF) written as `\xNN`, so two such names stay apart."""
+    if not _SURROGATE.search(path):
+        return path
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:  # a surrogate that stands for no byte: not a name from the disk
+        return valid_text(path)
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def _without_surrogates(data: dict) -> dict:
+    """The document object with file names as `path_text` writes them, every other lone
+    surrogate replaced by U+FFFD, and a diagnostic saying how many were."""
+    source = data["source"]
+    source["path"] = None if source["path"] is None else path_text(source["path"])
+    for f in source["files"]:
+        f["path"] = path_text(f["path"])
+    replaced = [0]
+
+    def fix(value):
+        if value.__class__ is str:
+            found = len(_SURROGATE.findall(value))
+            if found:
+                replaced[0] += found
+                return _SURROGATE.sub("\ufffd", value)
+            return value
+        if value.__class__ is dict:
+            return {k: fix(v) for k, v in value.items()}
+        if value.__class__ is list:
+            return [fix(v) for v in value]
+        return value
+
+    data = fix(data)
+    if replaced[0]:
+        data["diagnostics"].append(
+            {
+                "line": None,
+                "severity": "warning",
+                "code": "lone-surrogates",
+                "message": f"{replaced[0]} lone surrogate code points (not encodable in UTF-8) written as U+FFFD",
+            }
+        )
+        data["counts"]["diagnostics"] += 1
+    return data
 
 
 def schema() -> dict:

@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 from crparse.nodes import Document
+from crparse.writers.json import path_text
 
 MAX_LISTED = 20
+
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: each could break a
+# line in two, move the cursor or be taken by a terminal as a command.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    r"""`text` (a file name, or a message naming one) as one printable line: a byte of a file
+    name that is not UTF-8 as `\xNN`, a line break or another control character escaped."""
+    text = path_text(text)
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+def _escape(m: re.Match) -> str:
+    ch = m.group()
+    return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
 def summary(doc: Document, *, verbose: bool = False) -> str:
@@ -17,7 +37,7 @@ def summary(doc: Document, *, verbose: bool = False) -> str:
         head = f"{src.format}, {encoding}, {src.line_endings} line endings, {src.lines} lines"
     if src.files:
         head += f" in {len(src.files)} files"
-    out = [f"{src.path or '<input>'}: {head}"]
+    out = [f"{printable(src.path) if src.path else '<input>'}: {head}"]
     out.append(f"  title: {doc.title or '-'}")
     out.append(f"  effective date: {doc.effective_date or 'not stated'}")
     if doc.fragment is not None:

@@ -1,0 +1,39 @@
+"""Resource limits on input, so that no input can take the machine down.
+
+The largest official release is about 2.6 MB (an RTF); the default input limit is three times
+that. Raise it for a larger file with the environment variable CRPARSE_MAX_INPUT (bytes, or
+with a K/M/G suffix) or the `max_size` argument of `crparse.parse`.
+"""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_MAX_INPUT = 8 * 2**20
+_SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def parse_size(text: str) -> int:
+    """"16M" -> 16777216; a plain number is bytes."""
+    text = text.strip().upper().removesuffix("B").removesuffix("I")
+    factor = _SUFFIXES.get(text[-1:], 1)
+    number = text[:-1] if text[-1:] in _SUFFIXES else text
+    value = int(float(number) * factor)
+    if value <= 0:
+        raise ValueError(f"not a size: {text!r}")
+    return value
+
+
+def max_input() -> int:
+    """The input size limit in force: CRPARSE_MAX_INPUT when set (and valid), else the default."""
+    setting = os.environ.get("CRPARSE_MAX_INPUT")
+    if setting:
+        try:
+            return parse_size(setting)
+        except ValueError:
+            pass
+    return DEFAULT_MAX_INPUT
+
+
+def describe(size: int) -> str:
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size} bytes"

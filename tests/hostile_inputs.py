@@ -1,0 +1,195 @@
+"""The hostile-input regression corpus: generated, never committed (some inputs are bombs).
+
+    python tests/hostile_inputs.py OUT_DIR      # writes the inputs and prints the cases
+
+Each case is an input built afresh, of a kind that once broke crparse (a crash, a hang, a memory
+blow-up, a file read that the user did not give, corrupted or misleading output), and the CLI
+command to run on it. tests/test_hostile.py runs every case under 15 s and 1 GiB in a child and
+checks the promises: exit 0-3, never a traceback, stdout valid UTF-8, one line per refusal, and no
+byte of a file the input only names.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SECRET = "CRPARSE-SECRET-7f3a"  # stands in a file outside an edition: it must never be printed
+
+HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
+RULES = (
+    "1. Game Concepts\n\n100. General\n\n100.1. These Magic rules apply to any Magic game. See rule 100.2.\n\n"
+    "100.1a A two-player game is a game that begins with only two players.\n\n"
+    "100.2. To play, each player needs their own deck.\n\n"
+    "Example: Alex and Rob play a game.\n\n"
+)
+GLOSSARY = "Glossary\n\nAbandon\nTo turn a face-up ongoing scheme card face down. See rule 100.2.\n\n"
+CREDITS = "Credits\n\nMagic: The Gathering Original Game Design: Richard Garfield\n"
+CR = HEAD + RULES + GLOSSARY + CREDITS
+
+
+@dataclass
+class Case:
+    name: str
+    args: list[str]  # CLI arguments; "{dir}" is the case's directory
+    expect: tuple[int, ...] = (0, 1, 2)  # acceptable exit statuses (3 would be a bug)
+    must_not_print: tuple[str, ...] = ()
+    not_in_text: tuple[str, ...] = ()  # not in any rule, example or glossary text of the JSON
+    env: dict[str, str] = field(default_factory=dict)
+    one_line_refusal: bool = True
+
+
+def _zip(members: dict[str, bytes], compress: int = zipfile.ZIP_DEFLATED) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compress) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return out.getvalue()
+
+
+def _docx_bomb(inflated: int) -> bytes:
+    """A DOCX whose document.xml inflates to `inflated` bytes (blanks inside a valid document)."""
+    body = b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+    tail = b"</w:body></w:document>"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr("[Content_Types].xml", b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        with z.open("word/document.xml", "w", force_zip64=True) as member:
+            member.write(body)
+            chunk = b" " * (1 << 20)
+            for _ in range(inflated >> 20):
+                member.write(chunk)
+            member.write(tail)
+    return out.getvalue()
+
+
+def _pdf_with_stream(stream: bytes, filtered: bool) -> bytes:
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        (b"<< /Length %d /Filter /FlateDecode >>" if filtered else b"<< /Length %d >>") % len(stream)
+        + b"\nstream\n" + stream + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _flate_bomb(inflated: int) -> bytes:
+    compressor = zlib.compressobj(1)
+    chunk = b"0" * (1 << 20)
+    parts = [compressor.compress(chunk) for _ in range(inflated >> 20)]
+    parts.append(compressor.flush())
+    return b"".join(parts)
+
+
+def build(root: Path) -> list[Case]:
+    """Write every input under `root` and return the cases."""
+    root.mkdir(parents=True, exist_ok=True)
+    cases: list[Case] = []
+
+    def write(name: str, data: bytes | str) -> str:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        return str(path)
+
+    secret = write("outside/secret.rst", f"100.9. {SECRET}\n")
+
+    # -- crashes ---------------------------------------------------------------------------------
+    def rtf_with(escapes: str) -> str:
+        return "{\\rtf1\\ansi\\ansicpg1252 " + CR.replace("\n", "\\par\n").replace("two players", f"two {escapes}players") + "}"
+
+    rtf = rtf_with("\\u55296?")
+    cases.append(Case("rtf-lone-surrogate", ["parse", "--json", write("rtf/surrogate.rtf", rtf)], expect=(0,)))
+    cases.append(Case("rtf-lone-surrogate-text", ["text", str(root / "rtf/surrogate.rtf")], expect=(0,)))
+    cases.append(Case("rtf-bad-escapes", ["parse", "--json", write("rtf/bad.rtf", rtf_with("\\u-10179?x \\u99999999? \\u-99999? "))], expect=(0,)))
+    cases.append(Case("control-char-heading-graphml", ["refs", "--graph", "graphml", write("control.txt", CR.replace("100. General", "100. General\x01\x1b[31m"))]))
+    cases.append(Case("control-char-heading-json", ["parse", "--json", str(root / "control.txt")]))
+    bad_name = os.fsdecode(bytes(root) + b"/caf\xe9-\xff.txt")
+    Path(bad_name).write_bytes(CR.encode())
+    cases.append(Case("non-utf8-file-name", ["parse", "--json", bad_name]))
+    cases.append(Case("non-utf8-file-name-c-locale", ["parse", "--json", bad_name], env={"LC_ALL": "C", "LANG": "C"}))
+    cases.append(Case("newline-in-file-name", ["parse", write("new\nline.txt", "not a rules document\nat all\n")]))
+    batch = root / "batch"
+    write("batch/a.txt", CR)
+    write("batch/b.rtf", rtf)
+    write("batch/c.bin", bytes(range(256)) * 64)
+    write("batch/d.txt", CR)
+    cases.append(Case("batch-with-bad-files", ["parse", "--json", str(batch)]))
+
+    # -- hangs -------------------------------------------------------------------------------------
+    cases.append(Case("many-references-one-line", ["parse", "--json", write("refs-line.txt", CR.replace(
+        "See rule 100.2.", "See " + "rule 100.2, " * 40_000 + "and rule 100.1."))]))
+    cases.append(Case("glossary-pointer-to-end-of-line", ["parse", "--json", write("pointer.txt", CR.replace(
+        "See rule 100.2.\n\nCredits", "See " + ", ".join(f"Tapped Term {i} (see Untap)" for i in range(2_000)) + ".\n\nCredits"))]))
+    cases.append(Case("glossary-pointer-80k", ["parse", "--json", write("pointer80.txt", CR.replace(
+        "See rule 100.2.\n\nCredits", "See " + ", ".join("Ab) " + "word " * 160 for _ in range(100)) + ".\n\nCredits"))]))
+    nested = "<html><body>" + "<div>" * 20_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 20_000 + "</body></html>"
+    cases.append(Case("html-nested-divs", ["parse", write("nested.html", nested)]))
+    siblings = "<html><body>" + "".join(f"<p>100.{i}. Text of the rule.</p>" for i in range(1, 999)) * 20 + "</body></html>"
+    cases.append(Case("html-sibling-blocks", ["parse", write("siblings.html", siblings)]))
+    br = "<html><body><p>" + "<br>".join((CR * 200).splitlines()) + "</p></body></html>"
+    cases.append(Case("html-br-every-line", ["parse", write("br.html", br)]))
+    fifo_dir = root / "fifo-dir"
+    fifo_dir.mkdir(exist_ok=True)
+    write("fifo-dir/a.txt", CR)
+    if hasattr(os, "mkfifo") and not (fifo_dir / "pipe").exists():
+        os.mkfifo(fifo_dir / "pipe")
+    cases.append(Case("fifo-in-directory", ["parse", str(fifo_dir)]))
+    cases.append(Case("fifo-named", ["parse", str(fifo_dir / "pipe")]))
+    ed = root / "edition-fifo"
+    write("edition-fifo/index.rst", "Rules\n=====\n\n.. toctree::\n\n   pipe\n   zero\n   rules\n")
+    write("edition-fifo/rules.rst", "100. General\n============\n\n100.1\n-----\n\nText of the rule.\n\n100.2\n-----\n\nMore text.\n")
+    if hasattr(os, "mkfifo") and not (ed / "pipe.rst").exists():
+        os.mkfifo(ed / "pipe.rst")
+    if not (ed / "zero.rst").exists():
+        os.symlink("/dev/zero", ed / "zero.rst")
+    cases.append(Case("toctree-fifo-and-dev-zero", ["parse", str(ed / "index.rst")]))
+
+    # -- memory ------------------------------------------------------------------------------------
+    cases.append(Case("docx-zip-bomb", ["parse", write("bomb.docx", _docx_bomb(640 << 20))]))
+    cases.append(Case("pdf-flate-bomb", ["parse", write("bomb.pdf", _pdf_with_stream(_flate_bomb(640 << 20), True))]))
+    cases.append(Case("unclosed-quote-5mb-line", ["parse", "--json", write("quote.txt", CR.replace(
+        "See rule 100.2.", 'See rule 100.2, "' + "a" * 5_000_000))]))
+    cases.append(Case("digits-5mb-line", ["parse", "--json", write("digits.txt", CR.replace("See rule 100.2.", "See rule " + "1" * 5_000_000))]))
+    cases.append(Case("dots-5mb-line", ["parse", "--json", write("dots.txt", CR.replace("See rule 100.2.", "See rule 100." + "." * 5_000_000))]))
+    lots = "100. General\n\n" + "".join(f"{s}.{r}. Rule {r} of section {s}, see rule {s}.{r}.\n\n" for s in range(100, 1000) for r in range(1, 600))
+    cases.append(Case("rules-over-the-size-limit", ["parse", "--json", write("lots.txt", lots)]))
+
+    # -- confinement -------------------------------------------------------------------------------
+    write("edition/index.rst", f"Rules\n=====\n\n.. toctree::\n\n   {secret}\n   ../outside/secret\n   link\n   rules\n\n"
+                               f".. include:: {secret}\n")
+    write("edition/rules.rst", "100. General\n============\n\n100.1\n-----\n\nText of the rule.\n\n100.2\n-----\n\nMore text.\n")
+    if not (root / "edition/link.rst").exists():
+        os.symlink(secret, root / "edition/link.rst")
+    cases.append(Case("toctree-escapes", ["parse", "--json", str(root / "edition/index.rst")], must_not_print=(SECRET,)))
+    cases.append(Case("toctree-escapes-dir", ["parse", "--json", str(root / "edition")], must_not_print=(SECRET,)))
+
+    # -- corruption and misleading messages --------------------------------------------------------
+    rst = ("100. General\n============\n\n100.1\n-----\n\nText with :doc:`other` and :unknown:`x` roles. See :foo:`y`.\n\n"
+           ".. index:: thing\n\n.. unknowndirective:: z\n\n100.2\n-----\n\nMore :bar:`text` here.\n")
+    cases.append(Case("docutils-messages", ["parse", "--json", write("messages.rst", rst)], not_in_text=("Unknown interpreted text role", "Unknown directive type", ":doc:")))
+    md = "# Comprehensive Rules\n\n<div class=\"note\">A note</div>\n\n<table><tr><td>x</td></tr></table>\n\n" + RULES.replace("100.", "100.")
+    cases.append(Case("markdown-with-inline-html", ["parse", write("inline.md", md)], expect=(0,)))
+    cases.append(Case("text-with-inline-html", ["parse", write("inline.txt", "<p>Saved from a page</p>\n\n" + CR)], expect=(0,)))
+    cases.append(Case("cite-check-digits", ["cite-check", write("digits.c", "// " + "7" * 20_000_000), "--cr", write("cr.txt", CR)], expect=(0, 1)))
+    return cases
+
+
+if __name__ == "__main__":
+    for case in build(Path(sys.argv[1])):
+        print(case.name, " ".join(case.args))

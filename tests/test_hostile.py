@@ -1,0 +1,54 @@
+"""The hostile-input regression corpus (tests/hostile_inputs.py), each case run through the CLI in
+a child process under the limits every input must respect: 15 s and 1 GiB."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hostile_inputs import build
+from limits import run_limited
+
+# The case names, listed here so that collecting the tests builds nothing (some inputs take a
+# second or two to write); the fixture checks that the list is the generator's.
+NAMES = [
+    "rtf-lone-surrogate", "rtf-lone-surrogate-text", "rtf-bad-escapes", "control-char-heading-graphml", "control-char-heading-json",
+    "non-utf8-file-name", "non-utf8-file-name-c-locale", "newline-in-file-name", "batch-with-bad-files",
+    "many-references-one-line", "glossary-pointer-to-end-of-line", "glossary-pointer-80k", "html-nested-divs",
+    "html-sibling-blocks", "html-br-every-line", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero",
+    "docx-zip-bomb", "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line",
+    "rules-over-the-size-limit", "toctree-escapes", "toctree-escapes-dir", "docutils-messages",
+    "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits",
+]
+
+
+@pytest.fixture(scope="session")
+def hostile(tmp_path_factory):
+    cases = {case.name: case for case in build(tmp_path_factory.mktemp("hostile"))}
+    assert list(cases) == NAMES, "tests/test_hostile.py NAMES is not the generator's list"
+    return cases
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("name", NAMES)
+def test_hostile_input(name, hostile):
+    case = hostile[name]
+    result = run_limited(case.args, env=case.env)
+    assert not result.timed_out, f"{name}: still running after 15 s"
+    assert not result.out_of_memory, f"{name}: out of memory (1 GiB): {result.stderr[-300:]!r}"
+    assert not result.traceback, f"{name}: traceback:\n{result.stderr.decode('utf-8', 'replace')[-1500:]}"
+    assert result.returncode in case.expect, f"{name}: exit {result.returncode}: {result.stderr[-500:]!r}"
+    result.stdout.decode("utf-8")  # stdout is always valid UTF-8
+    result.stderr.decode("utf-8")
+    for marker in case.must_not_print:
+        assert marker.encode() not in result.stdout, f"{name}: printed {marker!r}"
+    if case.not_in_text:
+        doc = json.loads(result.stdout)
+        texts = [r["text"] for r in doc["rules"]] + [e["text"] for r in doc["rules"] for e in r["examples"]]
+        texts += [g["text"] for g in doc["glossary"]]
+        for marker in case.not_in_text:
+            assert not any(marker in t for t in texts), f"{name}: {marker!r} in the text"
+        assert any(d["code"] == "rst-markup" for d in doc["diagnostics"]), f"{name}: no diagnostic"
+    if case.one_line_refusal and result.returncode == 2 and len(case.args) <= 3:
+        refusals = [line for line in result.stderr.splitlines() if line.startswith(b"crparse: ")]
+        assert len(refusals) == len(result.stderr.splitlines()), f"{name}: stray stderr lines: {result.stderr[-500:]!r}"

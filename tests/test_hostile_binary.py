@@ -1,0 +1,470 @@
+"""Hostile DOCX, PDF and RTF files: decompression bombs, markup bombs, damaged files, bad
+escapes. Whatever could blow up runs through the CLI in a child under 1 GiB and 15 s
+(tests/limits.py); the bombs are built here, in milliseconds, from one compressed copy of a
+chunk repeated, so that the test itself stays light.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import zipfile
+import zlib
+from io import BytesIO
+
+import pytest
+from builders import make_docx, make_pdf
+from limits import run_limited
+
+import crparse
+from crparse.readers.limits import MAX_INFLATED, MAX_PDF_STREAM, MAX_XML_ELEMENTS
+
+GiB, MiB = 1 << 30, 1 << 20
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+RULES = [
+    "Magic: The Gathering Comprehensive Rules",
+    "100. General",
+    "100.1. These Magic rules apply to any Magic game with two or more players.",
+    "100.1a A two-player game is a game that begins with only two players.",
+    "100.2. To play, each player needs their own deck of traditional Magic cards.",
+    "Example: Alex and Rob play a game.",
+]
+
+
+def refused(result, *words: str) -> bool:
+    """A one-line refusal (exit 2) within the limits that says all of `words`."""
+    lines = result.stderr.decode("utf-8").splitlines()
+    return (
+        result.ok_within_limits and result.returncode == 2 and len(lines) == 1
+        and lines[0].startswith("crparse: ") and all(w in lines[0] for w in words)
+    )
+
+
+# -- building bombs ---------------------------------------------------------------------------
+
+
+def deflate_repeated(unit: bytes, count: int, head: bytes = b"", tail: bytes = b"") -> tuple[bytes, int, int]:
+    """Raw deflate data of head + unit * count + tail, with its CRC-32 and inflated size. A full
+    flush after each piece makes its blocks stand alone, so one compressed copy of `unit`
+    repeated is valid deflate data."""
+    def blocks(data: bytes, last: bool) -> bytes:
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return c.compress(data) + (c.flush() if last else c.flush(zlib.Z_FULL_FLUSH))
+
+    crc = zlib.crc32(head)
+    for _ in range(count):
+        crc = zlib.crc32(unit, crc)
+    crc = zlib.crc32(tail, crc)
+    data = blocks(head, False) + blocks(unit, False) * count + blocks(tail, True)
+    return data, crc, len(head) + len(unit) * count + len(tail)
+
+
+def zlib_repeated(unit: bytes, count: int, head: bytes = b"", tail: bytes = b"") -> bytes:
+    """The same, as a zlib stream (a PDF's FlateDecode)."""
+    data, _, _ = deflate_repeated(unit, count, head, tail)
+    adler = zlib.adler32(head)
+    for _ in range(count):
+        adler = zlib.adler32(unit, adler)
+    return b"\x78\xda" + data + struct.pack(">I", zlib.adler32(tail, adler))
+
+
+def zip_of(members: list[tuple[str, bytes, int, int]]) -> bytes:
+    """A ZIP archive of already deflated members (name, data, crc, size)."""
+    out, central = bytearray(), bytearray()
+    for name, data, crc, size in members:
+        encoded = name.encode()
+        central += struct.pack("<4s6H3I5H2I", b"PK\x01\x02", 20, 20, 0, 8, 0, 0, crc, len(data), size,
+                               len(encoded), 0, 0, 0, 0, 0, len(out)) + encoded
+        out += struct.pack("<4s5H3I2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), size, len(encoded), 0)
+        out += encoded + data
+    end = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(out), 0)
+    return bytes(out + central + end)
+
+
+def docx_members(paragraphs: list[str] = RULES) -> list[tuple[str, bytes]]:
+    package = zipfile.ZipFile(BytesIO(make_docx(paragraphs)))
+    return [(info.filename, package.read(info)) for info in package.infolist()]
+
+
+def docx_with(document: tuple[bytes, int, int] | None = None, extra: list[tuple[str, tuple[bytes, int, int]]] = ()) -> bytes:
+    """A DOCX of RULES, its word/document.xml replaced by `document` (deflated), `extra` members added."""
+    members = []
+    for name, data in docx_members():
+        if name == "word/document.xml" and document is not None:
+            members.append((name, *document))
+        else:
+            members.append((name, *deflate_repeated(data, 1)))
+    members += [(name, *deflated) for name, deflated in extra]
+    return zip_of(members)
+
+
+def document_xml(body: bytes) -> tuple[bytes, bytes]:
+    """The head and tail of a document.xml around `body` (the RULES paragraphs come first)."""
+    paragraphs = b"".join(b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>" % text.encode() for text in RULES)
+    head = b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="%s"><w:body>' % W.encode()
+    return head + paragraphs + body, b"</w:body></w:document>"
+
+
+def pdf_of(objects: list[bytes], trailer: bytes = b"") -> bytes:
+    """A PDF of these object bodies (object 1 the catalog), with a cross-reference table."""
+    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, trailer, xref)
+    return bytes(out)
+
+
+def pdf_text(lines: list[str], y: float = 700) -> bytes:
+    return b"".join(b"BT /F1 10 Tf 72 %d Td (%s) Tj ET\n" % (y - 14 * i, t.encode()) for i, t in enumerate(lines))
+
+
+def pdf_with_contents(contents: list[tuple[bytes, bytes]], extra: list[bytes] = (), trailer: bytes = b"") -> bytes:
+    """A PDF with a page per (dictionary entries, stream data) content stream, then `extra` objects."""
+    n = len(contents)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n)), n),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, (entries, data) in enumerate(contents):
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                       b"/Contents %d 0 R >>" % (5 + 2 * i))
+        objects.append(b"<< /Length %d %s >>\nstream\n" % (len(data), entries) + data + b"\nendstream")
+    return pdf_of(objects + list(extra), trailer)
+
+
+def flate_bomb(inflated: int, unit: bytes = b"0" * MiB) -> bytes:
+    """A content stream: the RULES text, then `inflated` bytes of `unit` repeated."""
+    return zlib_repeated(unit, inflated // len(unit), head=pdf_text(RULES))
+
+
+def lzw(data_codes: list[int]) -> bytes:
+    """Codes packed as PDF's LZWDecode reads them (early change: the width grows one code early)."""
+    out, bits, count, width, size = bytearray(), 0, 0, 9, 258
+    first = True
+    for code in data_codes:
+        bits, count = bits << width | code, count + width
+        while count >= 8:
+            count -= 8
+            out.append(bits >> count & 0xFF)
+        if code == 256:
+            width, size, first = 9, 258, True
+            continue
+        if not first and size < 4096:
+            size += 1
+            if size + 1 >= 1 << width and width < 12:
+                width += 1
+        first = False
+    if count:
+        out.append(bits << (8 - count) & 0xFF)
+    return bytes(out)
+
+
+def lzw_bomb(head: bytes, inflated: int) -> bytes:
+    """LZW data of `head` then about `inflated` blanks: each code after the first one of a table
+    repeats one blank more than the code before it (the table's own newest entry)."""
+    codes = [256, *head, 256]
+    made = 0
+    while made < inflated:
+        codes.append(32)
+        made += 1
+        length, size = 1, 258
+        while size < 4094 and made < inflated:
+            codes.append(size)
+            length += 1
+            made += length
+            size += 1
+        codes.append(256)
+    return lzw(codes + [257])
+
+
+# -- DOCX -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def docx_bomb(tmp_path_factory) -> str:
+    """1 GiB of blanks in word/document.xml, in a 1 MB DOCX."""
+    head, tail = document_xml(b"")
+    path = tmp_path_factory.mktemp("docx") / "bomb.docx"
+    path.write_bytes(docx_with(deflate_repeated(b" " * MiB, GiB // MiB, head, tail)))
+    return str(path)
+
+
+def test_docx_zip_bomb_refused_while_inflating(docx_bomb):
+    result = run_limited(["parse", docx_bomb], memory=GiB)
+    assert refused(result, "word/document.xml inflates past the 256 MiB limit", "CRPARSE_MAX_INFLATED"), result
+    assert result.peak_mib < 200  # inflated a chunk at a time, never held
+
+
+def test_docx_inflate_limit_is_configurable(docx_bomb):
+    result = run_limited(["parse", docx_bomb], memory=GiB, env={"CRPARSE_MAX_INFLATED": "16M"})
+    assert refused(result, "word/document.xml inflates past the 16 MiB limit"), result
+    assert result.seconds < 5
+
+
+def test_docx_members_are_summed(tmp_path):
+    """Many members, each under the limit: their sum is over it."""
+    blob = deflate_repeated(b"\0" * MiB, MAX_INFLATED // MiB // 4)
+    path = tmp_path / "members.docx"
+    path.write_bytes(docx_with(extra=[(f"word/media/blob{i}.bin", blob) for i in range(6)]))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "the members of this DOCX inflate past the 256 MiB limit in total", "word/media/blob"), result
+
+
+def test_docx_text_held_to_the_input_limit(tmp_path):
+    """250 MB of text in a 250 KB file: more than a text file may hold."""
+    head, tail = document_xml(b"")
+    paragraph = b"<w:p><w:r><w:t>" + b"a" * (8 * MiB) + b"</w:t></w:r></w:p>"
+    path = tmp_path / "text.docx"
+    path.write_bytes(docx_with(deflate_repeated(paragraph, 30, head, tail)))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "its text passes the 8 MiB input limit", "CRPARSE_MAX_INPUT"), result
+
+
+def test_docx_markup_bomb_refused(tmp_path):
+    """Empty paragraphs compress as well as blanks do: 2.2 million of them in a 60 KB file."""
+    unit = b"<w:p/>" * (MiB // 6)
+    head, tail = document_xml(b"")
+    path = tmp_path / "markup.docx"
+    path.write_bytes(docx_with(deflate_repeated(unit, MAX_XML_ELEMENTS * 6 // MiB + 1, head, tail)))
+    assert path.stat().st_size < 100_000
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "word/document.xml has more than 2,000,000 XML elements", "CRPARSE_MAX_XML_ELEMENTS"), result
+    assert result.peak_mib < 300  # each element dropped once read
+
+
+def test_docx_merged_cell_spanning_a_billion_columns(tmp_path):
+    """python-docx repeats a merged cell for each grid column it spans: gridSpan is the file's word."""
+    cell = '<w:tc><w:tcPr><w:gridSpan w:val="1000000000"/></w:tcPr><w:p><w:r><w:t>Merged cell</w:t></w:r></w:p></w:tc>'
+    table = f"<w:tbl><w:tr>{cell}</w:tr></w:tbl>".encode()
+    head, tail = document_xml(table)
+    path = tmp_path / "span.docx"
+    path.write_bytes(docx_with(deflate_repeated(b"", 0, head, tail)))
+    result = run_limited(["text", str(path)], memory=GiB)
+    assert result.ok_within_limits and result.returncode == 0, result
+    assert result.stdout.decode().splitlines().count("Merged cell") == 1
+
+
+def test_docx_reads_as_python_docx_did():
+    """Tabs, breaks, hyperlinks, a table's cells; not a text box's paragraphs, nor a page break."""
+    body = (
+        '<w:p><w:r><w:t xml:space="preserve">100.1. A </w:t><w:tab/><w:t>rule</w:t><w:br/><w:t>wrapped</w:t>'
+        '<w:br w:type="page"/><w:noBreakHyphen/><w:cr/></w:r>'
+        '<w:hyperlink><w:r><w:t>linked</w:t></w:r></w:hyperlink><w:ins><w:r><w:t>not read</w:t></w:r></w:ins></w:p>'
+        '<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell one</w:t></w:r></w:p></w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>'
+        '<w:p><w:r><w:drawing><w:txbxContent><w:p><w:r><w:t>text box</w:t></w:r></w:p></w:txbxContent></w:drawing>'
+        "<w:t>after</w:t></w:r></w:p>"
+    )
+    head, tail = document_xml(body.encode())
+    import docx  # what the reader used to be
+
+    data = docx_with(deflate_repeated(b"", 0, head, tail))
+    expected = [p.text for p in docx.Document(BytesIO(data)).paragraphs[len(RULES):]]
+    lines = crparse.source_lines(data)
+    assert lines[len(RULES):] == "\n".join(expected[:1] + ["cell one", ""] + expected[1:]).split("\n")
+    assert lines[len(RULES)] == "100.1. A \trule"
+
+
+# -- PDF --------------------------------------------------------------------------------------
+
+
+def test_pdf_flate_bomb_refused_before_pdfium(tmp_path):
+    path = tmp_path / "bomb.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", flate_bomb(GiB))]))
+    assert path.stat().st_size < 2 * MiB
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "the stream of object 5 inflates past the 4 MiB limit for one", "CRPARSE_MAX_PDF_STREAM"), result
+    assert result.peak_mib < 200
+    # with the limit for one stream raised, the limit for the file holds
+    result = run_limited(["parse", str(path)], memory=GiB, env={"CRPARSE_MAX_PDF_STREAM": "1G"})
+    assert refused(result, "the stream of object 5 inflates past the 256 MiB limit", "CRPARSE_MAX_INFLATED"), result
+
+
+def test_pdf_dense_text_bomb(tmp_path):
+    """12 MiB of "(x)Tj" from a 20 KB file: PDFium spends 100 bytes on each byte of it."""
+    unit = b"(x)Tj " * (MiB // 6)
+    data = zlib_repeated(unit, 12, head=pdf_text(RULES) + b"BT /F1 10 Tf 72 400 Td ", tail=b" ET\n")
+    path = tmp_path / "dense.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", data)]))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "the stream of object 5 inflates past the 4 MiB limit for one"), result
+
+
+def _object_stream(bomb: bytes) -> bytes:
+    return b"<< /Type /ObjStm /N 1 /First 8 /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream"
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["filter-array", "two-flates", "abbreviated", "escaped-name", "indirect-filter", "indirect-in-array",
+     "two-definitions", "comments", "obj-in-dictionary", "hex-then-flate", "a85-then-flate", "object-stream", "lzw",
+     "no-end-of-line-after-length", "crlf"],
+)
+def test_pdf_bomb_variants(tmp_path, variant):
+    import base64
+
+    bomb = flate_bomb(64 * MiB)
+    contents, extra = [(b"/Filter /FlateDecode", zlib.compress(pdf_text(RULES)))], []
+    page = {
+        "filter-array": (b"/Filter [/FlateDecode]", bomb),
+        "two-flates": (b"/Filter [/FlateDecode /FlateDecode]", zlib.compress(bomb)),
+        "abbreviated": (b"/Filter /Fl", bomb),
+        "escaped-name": (b"/Fil#74er /Fl#61teDecode", bomb),
+        "indirect-filter": (b"/Filter 8 0 R", bomb),  # the first object after the two pages
+        "indirect-in-array": (b"/Filter [8 0 R]", bomb),
+        "two-definitions": (b"/Filter 8 0 R", bomb),
+        "comments": (b"/Filter %[/AHx]\n[%/AHx]\n/FlateDecode]", bomb),
+        "obj-in-dictionary": (b"/Filter /FlateDecode /Note (" + b"x" * 64 + b" obj )", bomb),
+        "hex-then-flate": (b"/Filter [/AHx /Fl]", bomb.hex().encode() + b">"),
+        "a85-then-flate": (b"/Filter [/ASCII85Decode /FlateDecode]", base64.a85encode(bomb) + b"~>"),
+        "lzw": (b"/Filter /LZWDecode", lzw_bomb(pdf_text(RULES), 64 * MiB)),
+        "no-end-of-line-after-length": (b"/Filter /FlateDecode", bomb),
+        "crlf": (b"/Filter /FlateDecode", bomb),
+    }.get(variant)
+    if page:
+        contents.append(page)
+    if variant == "indirect-filter":
+        extra.append(b"[/FlateDecode]")
+    if variant == "indirect-in-array":
+        extra.append(b"/FlateDecode")
+    if variant == "two-definitions":  # the table points to the first, which is not the last
+        extra.append(b"[/FlateDecode]")
+    if variant == "object-stream":
+        extra.append(_object_stream(bomb))
+    data = pdf_with_contents(contents, extra)
+    if variant == "no-end-of-line-after-length":  # the keyword's line goes on: the data starts after it
+        data = data.replace(b"stream\nx\xda", b"stream % a comment\r\nx\xda")
+    if variant == "crlf":
+        data = data.replace(b"stream\n", b"stream\r\n")
+    if variant == "two-definitions":
+        data = data.replace(b"xref\n", b"8 0 obj\n[]\nendobj\nxref\n")
+    path = tmp_path / f"{variant}.pdf"
+    path.write_bytes(data)
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "inflates past the 4 MiB limit for one"), result
+
+
+def test_pdf_streams_are_summed(tmp_path):
+    """Streams each under the limit for one (here on pages of their own): their sum is over
+    the limit for the file."""
+    bomb = flate_bomb(MAX_PDF_STREAM - 2 * MiB, unit=b"0" * (2 * MiB))
+    path = tmp_path / "streams.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", bomb)] * (MAX_INFLATED // MAX_PDF_STREAM * 2 + 1)))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "the streams of this PDF inflate past the 256 MiB limit in total, at the stream of object"), result
+
+
+def test_pdf_encrypted_refused_before_pdfium(tmp_path):
+    """Its streams can be decoded only once decrypted: they cannot be checked."""
+    encrypt = b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>" % (b"00" * 32, b"00" * 32)
+    path = tmp_path / "encrypted.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", flate_bomb(64 * MiB))], [encrypt],
+                                       trailer=b"/En#63rypt 6 0 R /ID [<00> <00>] "))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "an encrypted PDF", "decrypt it first"), result
+
+
+def test_pdf_check_reads_streams_the_official_releases_use():
+    """Streams PDFium needs that are no bombs pass: a page's content in each filter chain."""
+    import base64
+
+    text = pdf_text(RULES)
+    for entries, data in [
+        (b"", text), (b"/Filter /FlateDecode", zlib.compress(text)), (b"/Filter /AHx", text.hex().encode() + b">"),
+        (b"/Filter [/A85 /Fl]", base64.a85encode(zlib.compress(text)) + b"~>"),
+        (b"/Filter /LZWDecode", lzw_bomb(text, 1000)),
+        (b"/Filter /RunLengthDecode", b"".join(bytes([len(text[i : i + 100]) - 1]) + text[i : i + 100] for i in range(0, len(text), 100)) + b"\x80"),
+    ]:
+        doc = crparse.parse(pdf_with_contents([(entries, data)]))
+        assert [r.number for r in doc.rules] == ["100", "100.1", "100.1a", "100.2"], entries
+
+
+def test_pdf_every_line_like_a_running_header(tmp_path):
+    """The same page printed four times: every line repeats at its height on every page. Not
+    "no text layer": the lines are kept, and a warning says why none was set aside."""
+    page = [(72, 700 - 14 * i, text) for i, text in enumerate(RULES)]
+    path = tmp_path / "same-page.pdf"
+    path.write_bytes(make_pdf([page] * 4))
+    doc = crparse.parse(path)
+    assert [r.number for r in doc.rules][:4] == ["100", "100.1", "100.1a", "100.2"]
+    assert [d.severity for d in doc.diagnostics if d.code == "page-furniture"] == ["warning"]
+    assert not doc.residue or all(not r.reason.startswith("page") for r in doc.residue)
+
+
+def test_pdf_damaged_stream_named(tmp_path):
+    """A Flate stream that is no zlib data gives PDFium no text, silently: not "a scan?"."""
+    broken = b"\x78\x00" + zlib.compress(pdf_text(RULES))[2:]  # a header that fails its check
+    path = tmp_path / "damaged.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", broken)]))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "cannot read this PDF file: no text came out, and 1 of its Flate streams are damaged",
+                   "(the stream of object 5: incorrect header check)"), result
+    # with text on another page: read, and a warning says that text may be missing
+    doc = crparse.parse(pdf_with_contents([(b"/Filter /FlateDecode", zlib.compress(pdf_text(RULES))),
+                                           (b"/Filter /FlateDecode", broken)]))
+    assert [d.message for d in doc.diagnostics if d.code == "pdf-damaged-stream"] == [
+        "1 damaged Flate stream(s), text may be missing: the stream of object 7: incorrect header check"]
+
+
+# -- RTF --------------------------------------------------------------------------------------
+
+
+def rtf_with(escapes: str) -> bytes:
+    body = "\\par\n".join(RULES).replace("two players", "two " + escapes + "players")
+    return ("{\\rtf1\\ansi\\ansicpg1252 " + body + "}").encode("latin-1")
+
+
+def test_rtf_surrogate_pairs_joined_and_bad_escapes_replaced():
+    doc = crparse.parse(rtf_with("\\u-10179?\\u-8704? \\u55296?x \\u-8704?y \\u99999999? \\u-99999? "))
+    text = doc.rule("100.1a").text
+    assert "\U0001f600 \ufffdx \ufffdy \ufffd \ufffd players" in text
+    bad = [d for d in doc.diagnostics if d.code == "rtf-bad-escape"]
+    assert [(d.line, d.severity) for d in bad] == [(4, "warning")] and bad[0].message.startswith("4 ")
+    crparse.to_json(doc).encode("utf-8")  # the output is valid UTF-8
+
+
+def test_rtf_bad_escapes_through_the_cli(tmp_path):
+    path = tmp_path / "escapes.rtf"
+    path.write_bytes(rtf_with("\\u55296? \\u-56000? \\uc \\u12345678901 "))
+    for command in (["parse", "--json", str(path)], ["text", str(path)]):
+        result = run_limited(command, memory=GiB)
+        assert result.ok_within_limits and result.returncode == 0, result
+        result.stdout.decode("utf-8")
+
+
+# -- damaged files ----------------------------------------------------------------------------
+
+
+def _damaged(name: str, data: bytes, rnd: random.Random) -> list[tuple[str, bytes]]:
+    """Truncations at several offsets, and bytes flipped, in the middle and the end."""
+    cuts = sorted({len(data) * k // 10 for k in range(1, 10)} | {len(data) - 22, len(data) - 1, 30, 8})
+    out = [(f"{name}-cut{cut}", data[:cut]) for cut in cuts if 0 < cut < len(data)]
+    for i in range(10):
+        flipped = bytearray(data)
+        for at in rnd.sample(range(len(data) // 3, len(data)), 8):
+            flipped[at] ^= 1 << rnd.randrange(8)
+        out.append((f"{name}-flip{i}", bytes(flipped)))
+    return out
+
+
+def test_damaged_files_get_one_line(tmp_path):
+    rnd = random.Random(7)
+    pdf = make_pdf([[(72, 700 - 14 * i, text) for i, text in enumerate(RULES)]] * 2)
+    compressed = pdf_with_contents([(b"/Filter /FlateDecode", zlib.compress(pdf_text(RULES)))] * 2)
+    files = []
+    for name, data in [("docx", make_docx(RULES)), ("pdf", pdf), ("flate-pdf", compressed), ("rtf", rtf_with(""))]:
+        for case, damaged in _damaged(name, data, rnd):
+            path = tmp_path / case
+            path.write_bytes(damaged)
+            files.append(str(path))
+    result = run_limited(["parse", *files], memory=GiB)
+    lines = result.stderr.decode("utf-8").splitlines()
+    assert result.ok_within_limits and result.returncode in (0, 2), result
+    assert all(line.startswith("crparse: ") and "internal error" not in line for line in lines), lines
+    truncated_docx = [line for line in lines if "/docx-cut" in line]
+    assert truncated_docx and all("cannot read this DOCX file" in line or "broken ZIP archive" in line for line in truncated_docx)
+    assert all("cannot read this PDF file" in line or "not a Comprehensive Rules" in line or "no text layer" in line
+               for line in lines if "pdf-cut" in line)

@@ -1,0 +1,271 @@
+"""Hostile markup: HTML that is deep, wide or left open, Markdown and text that hold some HTML.
+
+Found by the hostile-input sweep: the HTML reader was quadratic in nested and sibling elements
+(20,000 nested divs: 27 s), and so were bs4 (a `<br>` and an end tag on every line) and Python's
+html.parser (tags or comments left open at the end); bs4's warnings reached stderr naming no
+file; a Markdown or text file with a `<div>` near its top was read as HTML and refused; and that
+refusal did not say it had been read as HTML. Each input runs through the CLI in a child under
+15 s and 1 GiB.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+import pytest
+from conftest import corpus_dir, lost_words
+from limits import run_limited
+
+import crparse
+from crparse.readers import detect_format
+
+RULES = "100.1. These Magic rules apply to any Magic game.\n\n100.2. To play, each player needs their own deck.\n\n"
+TEXT_CR = (
+    "Magic: The Gathering Comprehensive Rules\n\n1. Game Concepts\n\n100. General\n\n" + RULES
+    + "100.3. Some formats and casual play variants allow players to use supplementary rules.\n\n"
+)
+
+
+def _write(tmp_path, name: str, text: str | bytes):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return str(path)
+
+
+def _page(body: str) -> str:
+    return f"<html><body>{body}</body></html>"
+
+
+def _rule_lines(n: int) -> list[str]:
+    return [f"{100 + i // 900}.{i % 900 + 1}. Rule text number {i}, see rule 100.1." for i in range(n)]
+
+
+def _parse_json(result) -> dict:
+    assert result.ok_within_limits, (result.returncode, result.seconds, result.stderr[-500:])
+    assert result.returncode == 0, result.stderr[-500:]
+    return json.loads(result.stdout)
+
+
+# -- 1. linear in elements, no recursion limit ------------------------------------------------
+
+BIG_HTML = {
+    "20k-nested-divs": lambda: _page("<div>" * 20_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 20_000),
+    "100k-nested-divs": lambda: _page("<div>" * 100_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 100_000),
+    "100k-nested-mixed": lambda: _page("<div><span><a href='#r100.1'><pre>" * 25_000 + "\n100.1. Text.\n100.2. Text.\n"),
+    "50k-br-lines": lambda: _page("<p>" + "<br>".join(_rule_lines(50_000)) + "</p>"),
+    "50k-br-lines-with-end-tags": lambda: _page("<br>\n".join(f"<b>{line}</b>" for line in _rule_lines(50_000))),
+    "50k-sibling-p": lambda: _page("".join(f"<p>{line}</p>" for line in _rule_lines(50_000))),
+    "100k-unclosed-tags-at-end": lambda: _page("<p>100.1. Text.</p><p>100.2. Text.</p>") + "<a" * 100_000,
+    "50k-unclosed-comments": lambda: _page("<p>100.1. Text.</p><p>100.2. Text.</p>") + "<!-- x >" * 50_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BIG_HTML))
+def test_big_html_within_limits(tmp_path, name):
+    # the summary, not --json: writing 50,000 rules as JSON is not the reader's time
+    result = run_limited(["parse", _write(tmp_path, f"{name}.html", BIG_HTML[name]())], seconds=15)
+    assert result.ok_within_limits, (result.returncode, result.seconds, result.stderr[-500:])
+    assert result.returncode == 0 and result.stderr == b"", result.stderr[-500:]
+
+
+def test_deep_nesting_raises_no_recursion_error(tmp_path):
+    path = _write(tmp_path, "deep.html", BIG_HTML["100k-nested-mixed"]())
+    for args in (["parse", path], ["text", path]):
+        result = run_limited(args, seconds=15)
+        assert result.ok_within_limits and result.returncode == 0, (args, result.stderr[-500:])
+        assert b"RecursionError" not in result.stderr
+
+
+def test_cr_with_a_br_on_every_line(tmp_path):
+    source = corpus_dir() / "txt" / "2026-01-16.txt"
+    if not source.is_file():
+        pytest.skip(f"{source} not found")
+    lines = source.read_bytes().decode("utf-8-sig").splitlines()
+    path = _write(tmp_path, "br.html", "<!DOCTYPE html><html><body>" + "<br>".join(lines) + "</body></html>")
+    result = run_limited(["parse", "--json", path], seconds=15)
+    doc = _parse_json(result)
+    assert len(doc["rules"]) == len(crparse.parse(source).rules)
+
+
+# The reading time of N and 4N elements, in a child (a quadratic reader is stopped at 15 s):
+# linear is a ratio of about 4, quadratic 16.
+_TIMING = """
+import time
+from crparse.readers.html import read
+def page(n):
+    return {shape}
+def best(n):
+    raw = page(n).encode()
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        read(raw)
+        times.append(time.process_time() - start)
+    return min(times)
+small, big = best({n}), best(4 * {n})
+print(big / small)
+"""
+SHAPES = {
+    "nested": "'<html><body>' + '<div>' * n + '<p>100.1. A.</p><p>100.2. B.</p>' + '</div>' * n",
+    "br-lines": "'<html><body>' + '<br>'.join(f'<i>100.{i + 1}.</i> Rule text.' for i in range(n))",
+    "siblings": "'<html><body>' + ''.join(f'<p><a href=\"#r100.{i + 1}\">100.{i + 1}.</a> Rule text.</p>' for i in range(n))",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_reading_time_grows_linearly(shape):
+    result = run_limited([], code=_TIMING.format(shape=SHAPES[shape], n=5_000), seconds=15)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr[-500:]
+    ratio = float(result.stdout)
+    assert ratio < 8, f"4x the elements took {ratio:.1f}x the time"
+
+
+# -- 2. warnings become diagnostics -------------------------------------------------------------
+
+XML_ROOTED = '<?xml version="1.0" encoding="utf-8"?>\n<rules><p>100.1. Text of the rule.</p><p>100.2. More text.</p></rules>'
+BAD_BYTES = b"<html><body><p>100.1. Text \xff\xfe here.</p><p>100.2. More \x81 text.</p></body></html>"
+
+
+@pytest.mark.parametrize("data", [XML_ROOTED.encode(), BAD_BYTES], ids=["xml-parsed-as-html", "undecodable-bytes"])
+def test_parser_warnings_are_diagnostics_not_stderr(tmp_path, data):
+    path = _write(tmp_path, "page.html", data)
+    result = run_limited(["parse", path], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0
+    assert result.stderr == b"", result.stderr[-500:]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = crparse.parse(path)
+    assert not caught, [str(w.message)[:80] for w in caught]
+    found = [d for d in doc.diagnostics if d.code == "html-warning"]
+    assert found and all(d.severity in ("info", "warning") and "\n" not in d.message for d in found)
+
+
+def test_a_page_that_is_a_url_is_refused_in_one_line_saying_so(tmp_path):
+    path = _write(tmp_path, "saved.html", "https://magic.wizards.com/en/rules")
+    result = run_limited(["parse", path], seconds=15)
+    assert result.returncode == 2
+    assert result.stderr.count(b"\n") == 1 and b"Warning" not in result.stderr
+    assert b"URL" in result.stderr
+
+
+# -- 3. detection: some HTML in Markdown or text is not an HTML page ----------------------------
+
+@pytest.mark.parametrize(
+    "head, path, expected",
+    [
+        ("# Rules\n\n<div class=\"note\">A note</div>\n\n<table><tr><td>x</td></tr></table>\n\n" + RULES, "x.md", "markdown"),
+        ("# Rules\n\n<div class=\"note\">A note</div>\n\n" + RULES, None, "markdown"),
+        ("Rules\n\n<div>A note</div>\n\n" + RULES, "x.md", "markdown"),  # the content is ambiguous: the name decides
+        ("<p>Saved from a page</p>\n\n" + TEXT_CR, "x.txt", "text"),
+        ("Rules\n\n<table> at line 3\n\n" + TEXT_CR, None, "text"),
+        ("# Rules\n\nWrite `<html>` and `<body>` in a page.\n\n" + RULES, "x.md", "markdown"),
+        # still HTML: a page's own tags, or markup on most lines, or a few tags and the name
+        ("<!DOCTYPE html>\n<title>Rules</title>\n" + RULES, "x.md", "html"),
+        ("<!-- saved from url=(0014)about:internet -->\n<html>\n" + RULES, None, "html"),
+        ('<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN">\n<p>x</p>', None, "html"),
+        ("<body>\n" + RULES, "x.txt", "html"),
+        ("<p>100.1. Text.</p>\n<p>100.2. More.</p>\n", None, "html"),
+        ("<div><p>100.1. Text.</p><p>100.2. More.</p></div>", "x.txt", "html"),
+        ("100.1. Text.<br>\n100.2. More.<br>\n100.3. And more.<br>\n", None, "html"),
+        ("Rules\n\n<p>A note</p>\n\n" + RULES, "x.html", "html"),
+    ],
+)
+def test_detection_takes_a_page_for_html_and_some_tags_for_markup(head, path, expected):
+    assert detect_format(head.encode(), path) == expected
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("inline.md", "# Comprehensive Rules\n\n<div class=\"note\">A note</div>\n\n<table><tr><td>x</td></tr></table>\n\n" + TEXT_CR),
+        ("inline.txt", "<p>Saved from a page</p>\n\n" + TEXT_CR),
+        ("table.txt", "Rules\n\n<table> at line 3\n\n" + TEXT_CR),
+    ],
+)
+def test_markup_in_markdown_or_text_keeps_its_rules(tmp_path, name, text):
+    result = run_limited(["parse", "--json", _write(tmp_path, name, text)], seconds=15)
+    doc = _parse_json(result)
+    assert [r["number"] for r in doc["rules"] if r["number"].startswith("100.")] == ["100.1", "100.2", "100.3"]
+
+
+MD_WITH_HTML_BLOCKS = """# Comprehensive Rules
+
+<div align="center">Effective as of January 16, 2026.</div>
+
+## 100. General
+
+100.1. These Magic rules apply to any Magic game.
+
+<!-- editor's note: check this
+against the printed copy -->
+
+100.1a A two-player game is a game that begins with only two players.
+
+<table>
+<tr><td>100.2. To play, each player needs their own deck &amp; sideboard.</td></tr>
+</table>
+
+100.3. Some formats use <b>bold</b> words.
+
+<p>100.4. A rule in a raw paragraph.</p>
+"""
+
+
+def test_markdown_html_blocks_are_text_or_residue():
+    doc = crparse.parse(MD_WITH_HTML_BLOCKS.encode())
+    assert doc.source.format == "markdown"
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.1a", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.1").text == "These Magic rules apply to any Magic game."  # no comment in it
+    assert doc.rule("100.2").text == "To play, each player needs their own deck & sideboard."
+    assert doc.rule("100.3").text == "Some formats use bold words."
+    markup = {(r.line, r.text) for r in doc.residue if r.reason == "markup"}
+    assert {(9, "<!-- editor's note: check this"), (10, "against the printed copy -->"), (14, "<table>"), (16, "</table>")} <= markup
+    assert any("Effective as of January 16, 2026." in r.text for r in doc.residue)
+    # every word is somewhere but the tags' own names and attributes
+    assert set(lost_words(doc, MD_WITH_HTML_BLOCKS)) <= {"div", "align", "center", "tr", "td", "p", "b", "amp"}
+
+
+# -- 4. a refusal says how the file was read ----------------------------------------------------
+
+def _refusal(tmp_path, name: str, text: str, *args: str) -> str:
+    result = run_limited(["parse", *args, _write(tmp_path, name, text)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-500:])
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("crparse: "), lines
+    return lines[0]
+
+
+def test_refusal_names_the_html_signal_and_the_format_that_reads_it(tmp_path):
+    # a text CR saved as .html: its line breaks are gone in an HTML reading, and so its rules
+    message = _refusal(tmp_path, "rules.html", "Comprehensive Rules\n\n<table> of contents\n\n" + TEXT_CR)
+    assert re.search(r"read as HTML \(named \.html, and found <table> at line 3\)", message), message
+    assert "no numbered rules" in message and "--format text" in message
+
+
+def test_refusal_after_markup_density(tmp_path):
+    header = "".join(f'<div class="nav"><a href="p{i}.html">Page {i}</a></div>\n' for i in range(100))
+    message = _refusal(tmp_path, "page", header + TEXT_CR)
+    assert re.search(r"read as HTML \(found <div> at line 1, and markup on \d+ of its first \d+ lines\)", message), message
+    assert "--format text" in message
+
+
+def test_refusal_of_a_page_without_rules(tmp_path):
+    message = _refusal(tmp_path, "shop", _page("<p>Welcome to our shop.</p><p>Cards 20% off.</p>"))
+    assert "not a Comprehensive Rules document" in message and "no numbered rules" in message
+    assert "read as HTML (found <html> at line 1)" in message
+
+
+def test_refusal_of_text_read_as_markdown(tmp_path):
+    # one heading makes it Markdown, where lines without a blank between them are one paragraph
+    text = "# Rules\n\n" + "".join(line + "\n" for line in _rule_lines(5))
+    message = _refusal(tmp_path, "rules", text)
+    assert "read as Markdown (found a Markdown heading at line 1)" in message
+    assert "--format text" in message
+    assert crparse.parse(text.encode(), format="text").rules
+
+
+def test_refusal_of_a_forced_format(tmp_path):
+    message = _refusal(tmp_path, "rules.txt", "Rules\n\n<p>A note</p>\n\n" + TEXT_CR, "--format", "html")
+    assert "read as HTML (as --format asked)" in message and "--format text" in message

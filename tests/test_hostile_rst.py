@@ -1,0 +1,432 @@
+"""Hostile reST editions: a reST edition is an `index.rst` whose `.. toctree::` names the other
+files, so the input itself says which files get read. It may only name files inside the
+edition's own directory tree, and only regular files of bounded size; nothing else the markup
+names (`.. include::`, `.. raw:: :file:`, a `:url:`) is opened. docutils' own messages about
+the markup (unknown roles and directives) are diagnostics, never text.
+
+The cases that could hang or eat the machine (a FIFO, /dev/zero) run the CLI in a child under
+the limits of tests/limits.py. Every fixture is written here, in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from limits import run_limited
+
+import crparse
+from crparse.readers import rst
+
+SECRET = "LEAKED-SECRET-7f3a"
+
+RULES = """\
+*****************
+Multiplayer Rules
+*****************
+
+General
+=======
+
+800.1
+-----
+
+A multiplayer game is a game that begins with more than two players.
+
+800.2
+-----
+
+Each player has a range of influence.
+"""
+
+OUTSIDE = f"""\
+Secret Rules
+============
+
+999.1
+-----
+
+{SECRET} this file lies outside the edition.
+
+999.2
+-----
+
+{SECRET} and must never be read.
+"""
+
+
+def edition(root: Path, *entries: str, rules: str = RULES) -> Path:
+    """An edition in root/ed: index.rst listing `rules` and then `entries`; a file outside it,
+    root/outside/secret.rst, for the entries that try to leave."""
+    ed = root / "ed"
+    ed.mkdir(exist_ok=True)
+    (ed / "rules.rst").write_text(rules)
+    outside = root / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.rst").write_text(OUTSIDE)
+    listed = "".join(f"    {e}\n" for e in ("rules", *entries))
+    (ed / "index.rst").write_text(f"Comprehensive Rules\n###################\n\n.. toctree::\n    :maxdepth: 2\n\n{listed}")
+    return ed / "index.rst"
+
+
+def toctree_warnings(doc) -> list[str]:
+    return [d.message for d in doc.diagnostics if d.code == "rst-toctree" and d.severity == "warning"]
+
+
+def texts(doc) -> list[str]:
+    """Every text the document gives as content: titles, rules, examples, glossary, front matter."""
+    out = [doc.title or ""]
+    for r in doc.rules:
+        out += [r.title, r.text, *(e.text for e in r.examples)]
+    for g in doc.glossary:
+        out += [g.term, g.text, *g.senses, *(e.text for e in g.examples)]
+    out += [b.text for b in doc.front_matter] + [c.title for c in doc.contents] + [c.text for c in doc.credits]
+    return out
+
+
+def rule_numbers(doc) -> list[str]:
+    return [r.number for r in doc.rules if r.kind in ("rule", "subrule")]
+
+
+# -- 1. confinement: only files inside the edition's directory ---------------------------------
+
+def test_toctree_entries_leading_out_of_the_edition_are_refused(tmp_path):
+    secret = tmp_path / "outside" / "secret.rst"
+    index = edition(
+        tmp_path,
+        str(secret),                 # absolute, with its suffix
+        str(secret.with_suffix("")),  # absolute, suffix left to the reader
+        "../outside/secret",
+        "sub/../../outside/secret",
+        "link",                      # ed/link.rst -> ../outside/secret.rst
+        "linkdir/secret",            # ed/linkdir -> ../outside
+        "inside",                    # ed/sub/inside.rst through ed/inside.rst -> sub/inside.rst: stays inside
+    )
+    ed = index.parent
+    (ed / "sub").mkdir()
+    (ed / "sub" / "inside.rst").write_text("Inside\n======\n\n801.1\n-----\n\nA rule in a subdirectory.\n")
+    (ed / "inside.rst").symlink_to(Path("sub") / "inside.rst")
+    (ed / "link.rst").symlink_to(Path("..") / "outside" / "secret.rst")
+    (ed / "linkdir").symlink_to(Path("..") / "outside", target_is_directory=True)
+
+    doc = crparse.parse(index)
+    assert not any(SECRET in t for t in texts(doc))
+    assert not any(SECRET in r.text for r in doc.residue)
+    assert "999.1" not in rule_numbers(doc)
+    assert rule_numbers(doc) == ["800.1", "800.2", "801.1"]
+    assert [Path(f.path).name for f in doc.source.files] == ["index.rst", "rules.rst", "inside.rst"]
+    warnings = toctree_warnings(doc)
+    assert len(warnings) == 6, warnings
+    expected = [
+        (str(secret), "absolute"), (str(secret.with_suffix("")), "absolute"),
+        ("../outside/secret", "'..'"), ("sub/../../outside/secret", "'..'"),
+        ("link", "symbolic link"), ("linkdir/secret", "symbolic link"),
+    ]
+    for message, (entry, why) in zip(warnings, expected):
+        assert repr(entry) in message and why in message and "outside the edition" in message, message
+
+    # The CLI prints none of it either, in any output.
+    for args in (["parse", str(index)], ["parse", "--json", str(index)], ["parse", "-v", str(index)]):
+        result = run_limited(args)
+        assert result.ok_within_limits and result.returncode == 0, result.stderr
+        assert SECRET.encode() not in result.stdout + result.stderr
+
+
+# A child that records every file it opens and every network access it tries (audit hooks see
+# open() and os.open() alike, whoever calls them: the reader, docutils, a library).
+_AUDITED = """
+import json, os
+watched, seen = os.path.realpath(sys.argv[1]), []
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        path = os.path.realpath(os.fsdecode(args[0]))
+        if path.startswith(watched + os.sep):
+            seen.append(path)
+    elif event.startswith(("socket.", "urllib.", "subprocess.")) or event in ("os.system", "os.exec"):
+        seen.append(event)
+sys.addaudithook(hook)
+import crparse
+doc = crparse.parse(sys.argv[2])
+print(json.dumps({"opened": sorted(set(seen)), "texts": [r.text for r in doc.rules] + [e.text for r in doc.rules for e in r.examples],
+                  "diagnostics": [[d.line, d.code, d.message] for d in doc.diagnostics]}))
+"""
+
+
+def test_the_reader_opens_no_file_or_url_the_markup_names(tmp_path):
+    """docutils reads files and URLs for include, raw and csv-table, and Sphinx's
+    literalinclude and figures name more: none of them may be opened, inside the edition or
+    out; only the confined toctree files are."""
+    secret = tmp_path / "outside" / "secret.rst"
+    url = "http://127.0.0.1:9/secret.rst"
+    directives = f"""
+800.3
+-----
+
+A rule before the directives.
+
+.. include:: {secret}
+
+.. include:: secret.rst
+
+.. include:: <isonum.txt>
+
+.. raw:: html
+   :file: {secret}
+
+.. raw:: html
+   :url: {url}
+
+.. csv-table:: Table
+   :file: {secret}
+
+.. csv-table:: Table
+   :url: {url}
+
+.. literalinclude:: {secret}
+
+.. image:: {secret}
+
+.. figure:: {secret}
+   :figwidth: image
+
+   A caption.
+
+.. |sub| image:: {secret}
+
+800.4
+-----
+
+A rule after them.
+"""
+    index = edition(tmp_path, str(secret), rules=RULES + directives)
+    (index.parent / "secret.rst").write_text(OUTSIDE)  # inside the edition, but not in its toctree
+
+    result = run_limited([str(tmp_path), str(index)], code=_AUDITED)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr.decode()
+    out = json.loads(result.stdout)
+    assert out["opened"] == sorted(str(p.resolve()) for p in (index, index.parent / "rules.rst"))
+    assert not any(SECRET in t for t in out["texts"])
+    markup = [m for _, code, m in out["diagnostics"] if code == "rst-markup"]
+    for name in ("include", "raw", "csv-table", "literalinclude"):
+        assert any(f'"{name}"' in m for m in markup), (name, markup)
+    assert sum('"include" directive disabled' in m for m in markup) == 3
+    assert any(code == "rst-toctree" and repr(str(secret)) in m for _, code, m in out["diagnostics"])
+
+
+# -- 2. what a toctree file may be: a regular file, of bounded size -----------------------------
+
+def test_a_toctree_fifo_is_skipped_not_waited_on(tmp_path):
+    index = edition(tmp_path, "pipe", "folder")
+    os.mkfifo(index.parent / "pipe.rst")
+    (index.parent / "folder.rst").mkdir()
+    result = run_limited(["parse", "--json", str(index)], seconds=10)
+    print(f"FIFO: {result.seconds:.2f} s, peak {result.peak_mib:.0f} MiB, exit {result.returncode}")
+    assert not result.timed_out, "blocked on the FIFO"
+    assert result.ok_within_limits and result.returncode == 0, result.stderr.decode()
+    doc = json.loads(result.stdout)
+    warnings = [d["message"] for d in doc["diagnostics"] if d["code"] == "rst-toctree"]
+    assert len(warnings) == 2, warnings
+    assert "'pipe'" in warnings[0] and "not a regular file (a FIFO)" in warnings[0]
+    assert "'folder'" in warnings[1] and "not a regular file (a directory)" in warnings[1]
+    assert [f["path"] for f in doc["source"]["files"]] == [str(index), str(index.parent / "rules.rst")]
+
+
+def test_a_toctree_symlink_to_dev_zero_is_refused_within_limits(tmp_path):
+    index = edition(tmp_path, "zero")
+    (index.parent / "zero.rst").symlink_to("/dev/zero")
+    result = run_limited(["parse", "--json", str(index)], seconds=10)
+    print(f"/dev/zero: {result.seconds:.2f} s, peak {result.peak_mib:.0f} MiB, exit {result.returncode}")
+    assert result.ok_within_limits and result.returncode == 0, result.stderr.decode()[-2000:]
+    doc = json.loads(result.stdout)
+    warnings = [d["message"] for d in doc["diagnostics"] if d["code"] == "rst-toctree"]
+    assert len(warnings) == 1 and "'zero'" in warnings[0], warnings
+    assert result.peak_mib < 300
+
+
+def test_a_toctree_file_over_the_size_limit_is_refused_unread(tmp_path):
+    index = edition(tmp_path, "huge")
+    with open(index.parent / "huge.rst", "wb") as f:  # sparse: no disk, no time to write
+        f.truncate(rst.MAX_TOCTREE_FILE_SIZE + 1)
+    result = run_limited(["parse", "--json", str(index)], seconds=10)
+    print(f"over the limit: {result.seconds:.2f} s, peak {result.peak_mib:.0f} MiB, exit {result.returncode}")
+    assert result.ok_within_limits and result.returncode == 0, result.stderr.decode()[-2000:]
+    doc = json.loads(result.stdout)
+    warnings = [d["message"] for d in doc["diagnostics"] if d["code"] == "rst-toctree"]
+    assert len(warnings) == 1 and "'huge'" in warnings[0], warnings
+    assert "MAX_TOCTREE_FILE_SIZE" in warnings[0] and f"{rst.MAX_TOCTREE_FILE_SIZE >> 20} MiB limit" in warnings[0], warnings
+    assert result.peak_mib < 300  # refused on its size, not read to find out
+
+
+def test_the_size_limit_is_what_the_constant_says(tmp_path, monkeypatch):
+    index = edition(tmp_path, "more")
+    (index.parent / "more.rst").write_text("More\n====\n\n801.1\n-----\n\n" + "A long rule. " * 200 + "\n")
+    monkeypatch.setattr(rst, "MAX_TOCTREE_FILE_SIZE", 1000)
+    doc = crparse.parse(index)
+    assert rule_numbers(doc) == ["800.1", "800.2"]
+    [warning] = toctree_warnings(doc)
+    assert "'more'" in warning and "1000 bytes" in warning and "MAX_TOCTREE_FILE_SIZE" in warning
+
+
+def test_a_toctree_file_is_read_once(tmp_path):
+    """An index listing a file again, or itself, would multiply the work it asks for."""
+    index = edition(tmp_path, "rules", "rules.rst", "index", "./rules")
+    doc = crparse.parse(index)
+    assert rule_numbers(doc) == ["800.1", "800.2"]
+    warnings = toctree_warnings(doc)
+    assert len(warnings) == 4 and all("already read" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("entry", ["http://example.com/rules", "bad\x01name", "a" * 5000, "loop"])
+def test_odd_toctree_entries_give_a_diagnostic_not_a_crash(tmp_path, entry):
+    index = edition(tmp_path, entry)
+    loop = index.parent / "loop.rst"
+    loop.symlink_to("loop.rst")
+    doc = crparse.parse(index)
+    assert rule_numbers(doc) == ["800.1", "800.2"]
+    assert len(toctree_warnings(doc)) == 1, toctree_warnings(doc)
+
+
+# -- 3. docutils' messages are diagnostics, never text ------------------------------------------
+
+MARKUP_FAULTS = """\
+*****************
+Multiplayer Rules
+*****************
+
+General :doc:`heading`
+=======================
+
+800.1
+-----
+
+A multiplayer game :doc:`one` is a :doc:`two` game :doc:`three` that :doc:`Four <four>` begins.
+
+.. index:: single: INDEXWORD1
+
+.. index:: single: INDEXWORD2
+
+.. index:: single: INDEXWORD3
+
+.. versionadded:: 2.0
+
+800.2
+-----
+
+Each creature has the ability.
+
+    a. A player :foo:`x` is :foo:`y` always :foo:`z` within.
+
+        .. admonition:: Example
+
+            Alex casts :bar:`a` Control :bar:`b` Magic :bar:`c`.
+
+    b. A player may see `no such target`_ and `another one`_ here.
+
+    c. A player :doc:`<target>` and `suffix`:term: here.
+
+********
+Glossary
+********
+
+.. glossary::
+
+    Active Player
+        The player :term:`a` whose :term:`b` turn :term:`c` it is.
+
+    .. unknowndirective:: GLOSSWORD1
+
+    .. unknowndirective:: GLOSSWORD2
+
+    Ability
+        Text on an object :sup:`x` that explains :dfn:`what` it does.
+"""
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_docutils_messages_are_diagnostics_never_text(tmp_path):
+    index = edition(tmp_path, rules=MARKUP_FAULTS)
+    doc = crparse.parse(index)
+    offset = len(index.read_text().splitlines())
+    content = texts(doc)
+    for text in content:
+        for debris in ("Unknown", "ERROR", "WARNING", "directive", ":doc:", ":foo:", ":bar:", ":term:",
+                       "INDEXWORD", "GLOSSWORD", "versionadded", "`"):
+            assert debris not in text, (debris, text)
+    # The roles' text stays: unknown roles read as their content, explicit titles as the title.
+    assert doc.rule("800.1").text == "A multiplayer game one is a two game three that Four begins."
+    assert doc.rule("800.2a").text == "A player x is y always z within."
+    assert [e.text for e in doc.rule("800.2a").examples] == ["Alex casts a Control b Magic c."]
+    assert doc.rule("800.2b").text == "A player may see no such target and another one here."
+    assert doc.rule("800.2c").text == "A player target and suffix here."
+    assert doc.rule("800").title == "General heading"
+    assert [(g.term, g.text) for g in doc.glossary] == [
+        ("Active Player", "The player a whose b turn c it is."),
+        ("Ability", "Text on an object x that explains what it does.")]
+
+    # One diagnostic per message, each at its line, in order of the lines.
+    markup = [(d.line - offset, d.message) for d in doc.diagnostics if d.code == "rst-markup"]
+    assert all(d.severity == "warning" for d in doc.diagnostics if d.code == "rst-markup")
+    counts: dict[tuple[int, str], int] = {}
+    for line, message in markup:
+        kind = re.search(r'(role|directive type|target name)[^"]*"([^"]+)"', message)
+        assert kind, message
+        assert message.startswith("rules.rst: ") and "(ERROR" not in message, message
+        counts[(line, kind[2])] = counts.get((line, kind[2]), 0) + 1
+    def at(needle: str) -> int:
+        return _line_of(MARKUP_FAULTS, needle)
+
+    assert counts == {
+        (at("General :doc:"), "doc"): 1,
+        (at("A multiplayer game"), "doc"): 4,
+        (at("INDEXWORD1"), "index"): 1, (at("INDEXWORD2"), "index"): 1, (at("INDEXWORD3"), "index"): 1,
+        (at("versionadded"), "versionadded"): 1,
+        (at("A player :foo:"), "foo"): 3,
+        (at("Alex casts"), "bar"): 3,
+        (at("no such target"), "no such target"): 1, (at("no such target"), "another one"): 1,
+        (at("A player :doc:"), "doc"): 1, (at("A player :doc:"), "term"): 1,
+        (at("The player :term:"), "term"): 3,
+        (at("GLOSSWORD1"), "unknowndirective"): 1, (at("GLOSSWORD2"), "unknowndirective"): 1,
+        (at("Text on an object"), "dfn"): 1,
+    }, counts
+    # The unknown directives' lines are markup residue, reported, not lost.
+    residue = {r.line - offset for r in doc.residue if r.reason == "markup"}
+    assert {at("INDEXWORD1"), at("GLOSSWORD2"), at("versionadded")} <= residue
+
+
+def test_messages_in_a_row_all_become_diagnostics(tmp_path):
+    """Ten faults in a row, each in its own paragraph: none may be skipped (the message nodes
+    are removed from the tree as they are reported)."""
+    faults = "".join(f"\n800.{i + 3}\n--------\n\nRule :nosuch{i}:`word{i}`.\n\n.. nosuch{i}:: x\n" for i in range(10))
+    rules = RULES + faults
+    index = edition(tmp_path, rules=rules)
+    doc = crparse.parse(index)
+    markup = [d.message for d in doc.diagnostics if d.code == "rst-markup"]
+    assert len(markup) == 20, markup
+    for i in range(10):
+        assert sum(f'"nosuch{i}"' in m for m in markup) == 2
+    assert not any("nosuch" in t or "Unknown" in t for t in texts(doc))
+    assert [doc.rule(f"800.{i + 3}").text for i in range(10)] == [f"Rule word{i}." for i in range(10)]
+
+
+def test_a_message_docutils_puts_past_the_end_stays_in_its_file(tmp_path):
+    """docutils gives some transform messages (anonymous references without targets) the line
+    after the input's end: in an edition that line is the next file's first."""
+    index = edition(tmp_path, "more", rules=RULES + "\nSee `the option`__ and `the other`__.\n")
+    (index.parent / "more.rst").write_text("More\n====\n\n801.1\n-----\n\nA rule.\n")
+    doc = crparse.parse(index)
+    [message] = [d for d in doc.diagnostics if d.code == "rst-markup"]
+    assert "Anonymous hyperlink mismatch: 2 references but 0 targets." in message.message
+    assert "backrefs" not in message.message
+    path, line = doc.source.locate(message.line)
+    assert (Path(path).name, line) == ("rules.rst", _line_of(RULES + "\nSee `the option`__", "See `the option`"))
+    assert "See the option and the other." in doc.rule("800.2").text
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-q", "-s"]))
