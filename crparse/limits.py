@@ -1,7 +1,7 @@
 """Resource limits on input, so that no input can take the machine down.
 
-The largest official release is about 2.6 MB (an RTF); the default input limit is three times
-that. Raise it for a larger file with the environment variable CRPARSE_MAX_INPUT (bytes, or
+The largest official release is about 2.6 MB (an RTF), its text 1.3 MB; the default input limit is
+half again as much. Raise it for a larger file with the environment variable CRPARSE_MAX_INPUT (bytes, or
 with a K/M/G suffix) or the `max_size` argument of `crparse.parse`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-DEFAULT_MAX_INPUT = 8 * 2**20
+DEFAULT_MAX_INPUT = 4 * 2**20
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
 
 

@@ -297,12 +297,11 @@ class Reference(Node):
     @property
     def targets(self) -> tuple[str, ...]:
         """Every node id the reference names: existing members, and missing endpoints as cited."""
-        out: list[str] = []
+        out: dict[str, None] = {}  # ordered and deduplicated in one pass (a range may name thousands)
         for c in self.cited:
-            names = c.nodes if c.status == "resolved" else tuple(dict.fromkeys((*c.nodes, c.first, c.last)))
-            for n in names:
-                if n not in out:
-                    out.append(n)
+            out.update(dict.fromkeys(c.nodes))
+            if c.status != "resolved":
+                out.update(dict.fromkeys((c.first, c.last)))
         return tuple(out)
 
     @property

@@ -221,7 +221,9 @@ def test_docx_text_held_to_the_input_limit(tmp_path):
     path = tmp_path / "text.docx"
     path.write_bytes(docx_with(deflate_repeated(paragraph, 30, head, tail)))
     result = run_limited(["parse", str(path)], memory=GiB)
-    assert refused(result, "its text passes the 8 MiB input limit", "CRPARSE_MAX_INPUT"), result
+    from crparse.limits import DEFAULT_MAX_INPUT
+
+    assert refused(result, f"its text passes the {DEFAULT_MAX_INPUT >> 20} MiB input limit", "CRPARSE_MAX_INPUT"), result
 
 
 def test_docx_markup_bomb_refused(tmp_path):
@@ -468,3 +470,20 @@ def test_damaged_files_get_one_line(tmp_path):
     assert truncated_docx and all("cannot read this DOCX file" in line or "broken ZIP archive" in line for line in truncated_docx)
     assert all("cannot read this PDF file" in line or "not a Comprehensive Rules" in line or "no text layer" in line
                for line in lines if "pdf-cut" in line)
+
+
+def test_zip_of_a_version_zipfile_cannot_read_is_a_refusal():
+    """zipfile raises NotImplementedError for a ZIP version it does not read (found by fuzzing)."""
+    import io
+    import zipfile
+
+    import crparse
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("word/document.xml", "x")
+    data = bytearray(out.getvalue())
+    data[data.find(b"PK\x03\x04") + 4] = 148  # "version needed to extract": 14.8
+    data[data.find(b"PK\x01\x02") + 6] = 148
+    with pytest.raises(crparse.CrparseError, match="broken ZIP archive"):
+        crparse.parse(bytes(data))

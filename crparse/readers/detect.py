@@ -107,7 +107,8 @@ def _line(raw: bytes, offset: int) -> int:
 def _zip_format(raw: bytes) -> str:
     try:
         names = zipfile.ZipFile(BytesIO(raw)).namelist()
-    except (zipfile.BadZipFile, ValueError, OSError) as err:
+    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError) as err:
+        # NotImplementedError: zipfile's word for a ZIP version it does not read ("14.8")
         raise UnsupportedFormat(f"broken ZIP archive (a DOCX file is one): {err}") from None
     if "word/document.xml" in names:
         return "docx"

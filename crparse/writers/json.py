@@ -137,14 +137,17 @@ _ENCODER = msgspec.json.Encoder()
 def encode(doc: Document, references: Sequence[Reference], *, indent: int | None = None) -> bytes:
     """The JSON as UTF-8 bytes, always valid: what `dumps` returns, without decoding a large
     document only for the caller to encode it again."""
-    data = document_to_dict(doc, references)
-    try:
-        out = _ENCODER.encode(data)
-    except UnicodeEncodeError:  # msgspec refuses lone surrogates, which UTF-8 cannot hold
-        out = _ENCODER.encode(_without_surrogates(data))
+    out = _encoded(document_to_dict(doc, references))  # the dict is gone before the indenting
     if indent is not None:
         out = msgspec.json.format(out, indent=indent)
     return out
+
+
+def _encoded(data: dict) -> bytes:
+    try:
+        return _ENCODER.encode(data)
+    except UnicodeEncodeError:  # msgspec refuses lone surrogates, which UTF-8 cannot hold
+        return _ENCODER.encode(_without_surrogates(data))
 
 
 def dumps(doc: Document, references: Sequence[Reference], *, indent: int | None = None) -> str:
