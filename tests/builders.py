@@ -35,7 +35,12 @@ def make_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
             f"/Contents {page_ids[i] + 1} 0 R >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream")
-    out = bytearray(b"%PDF-1.4\n")
+    return pdf_of(objects)
+
+
+def pdf_of(objects: list[bytes], trailer: bytes = b"") -> bytes:
+    """A PDF of these object bodies (object 1 the catalog), with a cross-reference table."""
+    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for n, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -43,7 +48,7 @@ def make_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out += b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, trailer, xref)
     return bytes(out)
 
 

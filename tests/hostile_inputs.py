@@ -19,6 +19,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from builders import pdf_of
+
 SECRET = "CRPARSE-SECRET-7f3a"  # stands in a file outside an edition: it must never be printed
 
 HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
@@ -76,16 +78,7 @@ def _pdf_with_stream(stream: bytes, filtered: bool) -> bytes:
         (b"<< /Length %d /Filter /FlateDecode >>" if filtered else b"<< /Length %d >>") % len(stream)
         + b"\nstream\n" + stream + b"\nendstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_of(objects)
 
 
 def _flate_bomb(inflated: int) -> bytes:

@@ -13,7 +13,7 @@ import zlib
 from io import BytesIO
 
 import pytest
-from builders import make_docx, make_pdf
+from builders import make_docx, make_pdf, pdf_of
 from limits import run_limited
 
 import crparse
@@ -103,20 +103,6 @@ def document_xml(body: bytes) -> tuple[bytes, bytes]:
     paragraphs = b"".join(b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>" % text.encode() for text in RULES)
     head = b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="%s"><w:body>' % W.encode()
     return head + paragraphs + body, b"</w:body></w:document>"
-
-
-def pdf_of(objects: list[bytes], trailer: bytes = b"") -> bytes:
-    """A PDF of these object bodies (object 1 the catalog), with a cross-reference table."""
-    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, trailer, xref)
-    return bytes(out)
 
 
 def pdf_text(lines: list[str], y: float = 700) -> bytes:
