@@ -137,6 +137,8 @@ def build(root: Path) -> list[Case]:
     cases.append(Case("html-sibling-blocks", ["parse", write("siblings.html", siblings)]))
     br = "<html><body><p>" + "<br>".join((CR * 200).splitlines()) + "</p></body></html>"
     cases.append(Case("html-br-every-line", ["parse", write("br.html", br)]))
+    cases.append(Case("html-million-br", ["parse", write("million-br.html", "<p>100.1. " + "<br>" * 1_000_000 + "</p>")]))
+    cases.append(Case("markdown-pathological-inline", ["parse", write("brackets.md", "[" * 200_000 + "100.1" + "](" * 200_000 + "\n")]))
     fifo_dir = root / "fifo-dir"
     fifo_dir.mkdir(exist_ok=True)
     write("fifo-dir/a.txt", CR)

@@ -15,7 +15,7 @@ NAMES = [
     "rtf-lone-surrogate", "rtf-lone-surrogate-text", "rtf-bad-escapes", "control-char-heading-graphml", "control-char-heading-json",
     "non-utf8-file-name", "non-utf8-file-name-c-locale", "newline-in-file-name", "batch-with-bad-files",
     "many-references-one-line", "glossary-pointer-to-end-of-line", "glossary-pointer-80k", "html-nested-divs",
-    "html-sibling-blocks", "html-br-every-line", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero",
+    "html-sibling-blocks", "html-br-every-line", "html-million-br", "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero",
     "docx-zip-bomb", "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line",
     "rules-over-the-size-limit", "toctree-escapes", "toctree-escapes-dir", "docutils-messages",
     "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits",

@@ -16,6 +16,7 @@ import re
 from html import unescape
 
 from crparse.decode import decode
+from crparse.errors import RefusedInput
 from crparse.nodes import Link
 from crparse.readers.base import Extract
 from crparse.readers.detect import refuse_without_rules
@@ -23,9 +24,21 @@ from crparse.readers.html import _BLOCKS
 from crparse.readers.links import link_to_rule
 
 
+# markdown-it parses each paragraph's inline markup as a whole, and some of it is far from
+# linear ("[[[[...", "*_*_*_...": 1 MB in one paragraph took 13 s). A CR paragraph is a few KB.
+MAX_MARKDOWN_PARAGRAPH = 64 * 2**10
+_BLANK_LINE = re.compile(rb"\r?\n[ \t]*\r?\n")
+
+
 def read(raw: bytes, path: str | None = None) -> Extract:
     from markdown_it import MarkdownIt
 
+    longest = max((len(p) for p in _BLANK_LINE.split(raw)), default=0)
+    if longest > MAX_MARKDOWN_PARAGRAPH:
+        raise RefusedInput(
+            f"Markdown with a paragraph of {longest:,} bytes, more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules "
+            "paragraph needs (MAX_MARKDOWN_PARAGRAPH): not read, to stay within time; --format text reads it as text"
+        )
     decoded = decode(raw)
     tokens = MarkdownIt("commonmark").parse(decoded.text)
     lines: list[str] = []
