@@ -71,9 +71,10 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except OSError as err:
             raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which refuses a directory itself
+            os.close(fd)
+            raise RefusedInput("not a regular file: only files are read (not a directory, FIFO, device or socket)", path=path)
         with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise RefusedInput("not a regular file: only files are read (not a FIFO, device or socket)", path=path)
             try:
                 raw = f.read(limit + 1)
             except OSError as err:

@@ -199,3 +199,10 @@ def test_refusal_is_exit_2_for_every_subcommand(tmp_path, capsys):
         assert main(argv) == exits.REFUSED, argv
         err = capsys.readouterr().err.strip()
         assert err.startswith("crparse: ") and len(err.splitlines()) == 1, err
+
+
+def test_a_directory_named_as_a_file_is_a_refusal(tmp_path, capsys):
+    """Found by a fresh adversarial sweep: `text DIR` and `cite-check --cr DIR` were exit 3."""
+    for argv in (["text", str(tmp_path)], ["cite-check", str(FIXTURES / "modern.txt"), "--cr", str(tmp_path)]):
+        assert main(argv) == exits.REFUSED, argv
+        assert "not a regular file" in capsys.readouterr().err
