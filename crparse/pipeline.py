@@ -10,7 +10,6 @@ import hashlib
 import os
 import stat
 from itertools import islice
-from pathlib import Path
 from typing import Union
 
 from msgspec.structs import replace
