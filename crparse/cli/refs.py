@@ -121,12 +121,11 @@ def _one(doc, graph, args) -> int:
         return exits.OK
     data = graph.graph.nodes[node]
     print(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})")
-    from crparse.refs.resolve import targets
 
     if not args.incoming:
         print(f"cites ({len(outgoing)}):")
         for ref in outgoing:
-            print(f"  {ref.text}  -> {', '.join(targets(ref))}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
+            print(f"  {ref.text}  -> {', '.join(ref.targets)}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
     print(f"cited by ({len(incoming)}):")
     for ref in incoming:
         print(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})")

@@ -21,7 +21,6 @@ import networkx as nx
 from crparse.lookup import Lookup
 from crparse.nodes import Document, Reference
 from crparse.refs.resolve import references as find_references
-from crparse.refs.resolve import targets
 
 CITES = "cites"
 PARENT = "parent"
@@ -43,7 +42,7 @@ class ReferenceGraph:
         for i, ref in enumerate(self.references):
             if ref.source not in g:
                 continue
-            for target in targets(ref):
+            for target in ref.targets:
                 if target not in g:
                     g.add_node(target, kind="missing", title="", line=0)
                 g.add_edge(ref.source, target, type=CITES, reference=i, status=ref.status, line=ref.line)
@@ -91,7 +90,7 @@ class ReferenceGraph:
         """Nodes by the number of references naming them (each reference counts once)."""
         counts: collections.Counter[str] = collections.Counter()
         for ref in self.references:
-            counts.update(set(targets(ref)))
+            counts.update(set(ref.targets))
         return counts.most_common(n)
 
     def citations(self) -> nx.DiGraph:

@@ -22,14 +22,6 @@ from crparse.refs.grammar import Citation, Item, moved, phrases, pointers
 _TERM_MARKS = " “”\"'.,"
 
 
-def targets(ref: Reference) -> tuple[str, ...]:
-    """`ref.targets`, in linear time: that property tests membership in a list, the square of a
-    range's members (a range over thousands of rules, repeated, took minutes)."""
-    return tuple(
-        dict.fromkeys(n for c in ref.cited for n in (c.nodes if c.status == "resolved" else (*c.nodes, c.first, c.last)))
-    )
-
-
 def _worst(statuses) -> Status:
     statuses = set(statuses)
     return "dangling" if "dangling" in statuses else "external" if "external" in statuses else "resolved"

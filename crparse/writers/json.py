@@ -37,12 +37,6 @@ def _cited(c: Cited) -> dict:
     }
 
 
-def _targets(r: Reference) -> list[str]:
-    # Reference.targets, in linear time: the property tests membership in a list, the square of
-    # a range's members (as crparse.refs.resolve.targets, which a writer does not import).
-    return list(dict.fromkeys(n for c in r.cited for n in (c.nodes if c.status == "resolved" else (*c.nodes, c.first, c.last))))
-
-
 def reference_to_dict(r: Reference) -> dict:
     return {
         "source": r.source,
@@ -52,7 +46,7 @@ def reference_to_dict(r: Reference) -> dict:
         "start": r.start,
         "end": r.end,
         "text": r.text,
-        "targets": _targets(r),
+        "targets": list(r.targets),
         "status": r.status,
         "flags": list(r.flags),
         "cited": [_cited(c) for c in r.cited],
