@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from crparse.limits import describe, max_input
+
 _TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
 
 
@@ -55,26 +57,73 @@ def _special(path: Path) -> str | None:
         mode = path.stat().st_mode
     except OSError:
         return None
+    kind = file_kind(mode)
+    return None if kind is None else "a directory" if kind == "a directory" else f"not a regular file ({kind})"
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file that is not a regular file is ("a FIFO", ...); None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
-        return "not a regular file (a FIFO)"
+        return "a FIFO"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "not a regular file (a device)"
+        return "a device"
     if stat.S_ISSOCK(mode):
-        return "not a regular file (a socket)"
-    return "not a regular file"
+        return "a socket"
+    return "not a file"
+
+
+class Unread(Exception):
+    """Why a file was not read: `reason` is a phrase for a message ("a FIFO", "cannot read: ...");
+    `too_large` says the size limit was the reason."""
+
+    def __init__(self, reason: str, *, kind: str | None = None, too_large: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+        self.too_large = too_large
+
+
+def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, the one way crparse reads a file
+    the input chose. stat before opening (opening a FIFO waits for a writer; opening some devices
+    acts), open non-blocking (and without following a last link when `follow` is False: the file
+    may have been swapped since), check again on the open file, and read at most `limit + 1`
+    bytes (it may have grown): no read blocks, and none is unbounded."""
+    try:
+        _check(os.stat(path), limit)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        if not follow:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb") as f:
+            _check(os.fstat(fd), limit)
+            raw = f.read(limit + 1)
+    except OSError as err:
+        raise Unread(f"cannot read: {err.strerror or err}") from None
+    except ValueError:  # a name the file system cannot encode (a NUL)
+        raise Unread("cannot read: not a usable file name") from None
+    if len(raw) > limit:
+        raise Unread(f"larger than the {describe(limit)} limit", too_large=True)
+    return raw
+
+
+def _check(status: os.stat_result, limit: int) -> None:
+    kind = file_kind(status.st_mode)
+    if kind is not None:
+        raise Unread(kind, kind=kind)
+    if status.st_size > limit:
+        raise Unread(f"{status.st_size:,} bytes, larger than the {describe(limit)} limit", too_large=True)
 
 
 def toctree_files(index: Path) -> set[str]:
     """The file names an `index.rst` lists in its toctrees, without reading them."""
-    if _special(index) is not None:
-        return set()
     try:
-        text = index.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_regular(index, max_input()).decode("utf-8", "replace")
+    except Unread:  # parsing the index reports why
         return set()
     names = set()
     for block in _TOCTREE.findall(text + "\n"):

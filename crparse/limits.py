@@ -3,6 +3,10 @@
 The largest official release is about 2.6 MB (an RTF), its text 1.3 MB; the default input limit is
 half again as much. Raise it for a larger file with the environment variable CRPARSE_MAX_INPUT (bytes, or
 with a K/M/G suffix) or the `max_size` argument of `crparse.parse`.
+
+References are bounded too: the newest releases hold about 1,900 each, and every reference costs
+a record in the output (~350 bytes of JSON), so a file of nothing but citations would make output
+and memory ~100x its size. Past CRPARSE_MAX_REFERENCES (default 50,000) reading them is refused.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import os
 
 DEFAULT_MAX_INPUT = 4 * 2**20
+DEFAULT_MAX_REFERENCES = 50_000
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
 
 
@@ -26,13 +31,29 @@ def parse_size(text: str) -> int:
 
 def max_input() -> int:
     """The input size limit in force: CRPARSE_MAX_INPUT when set (and valid), else the default."""
-    setting = os.environ.get("CRPARSE_MAX_INPUT")
+    return _setting("CRPARSE_MAX_INPUT", DEFAULT_MAX_INPUT)
+
+
+def max_references() -> int:
+    """How many references one document (or one file given to cite-check) may hold:
+    CRPARSE_MAX_REFERENCES when set (and valid), else the default."""
+    return _setting("CRPARSE_MAX_REFERENCES", DEFAULT_MAX_REFERENCES)
+
+
+def _setting(name: str, default: int) -> int:
+    setting = os.environ.get(name)
     if setting:
         try:
             return parse_size(setting)
         except ValueError:
             pass
-    return DEFAULT_MAX_INPUT
+    return default
+
+
+def too_many_references(limit: int) -> str:
+    """The refusal's message, the same wherever references are counted."""
+    return (f"more than {limit:,} references, the limit (CRPARSE_MAX_REFERENCES; a release holds about 2,000): "
+            "raise it to read them")
 
 
 def describe(size: int) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from itertools import islice
 from typing import Union
 
@@ -19,9 +18,11 @@ from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
 from crparse.errors import CrparseError, RefusedInput
+from crparse.inputs import Unread, read_regular
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Document, Fragment, Region, Residue, Source
 from crparse.readers import read
+from crparse.readers.detect import no_rules
 from crparse.tree.build import build
 from crparse.tree.checks import check_numbering
 from crparse.tree.relocate import relocate
@@ -66,26 +67,28 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
         path = str(source)
         try:
-            # Non-blocking, so that opening a FIFO returns at once and is refused below.
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except OSError as err:
-            raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which refuses a directory itself
-            os.close(fd)
-            raise RefusedInput("not a regular file: only files are read (not a directory, FIFO, device or socket)", path=path)
-        with os.fdopen(fd, "rb") as f:
-            try:
-                raw = f.read(limit + 1)
-            except OSError as err:
-                raise CrparseError(f"cannot read: {err.strerror or err}", path=path) from err
+            raw = read_regular(path, limit)
+        except Unread as why:
+            if why.kind is not None:
+                raise RefusedInput(
+                    f"not a regular file ({why.kind}): only files are read (not a directory, FIFO, device or socket)",
+                    path=path,
+                ) from None
+            if why.too_large:
+                raise _too_large(limit, path) from None
+            raise CrparseError(why.reason, path=path) from None
     else:
         raw = source.encode("utf-8", "replace") if isinstance(source, str) else source
     if len(raw) > limit:
-        raise RefusedInput(
-            f"input larger than the {describe(limit)} limit: raise it with CRPARSE_MAX_INPUT "
-            "(or max_size=) to read it", path=path
-        )
+        raise _too_large(limit, path)
     return raw, path
+
+
+def _too_large(limit: int, path: str | None) -> RefusedInput:
+    return RefusedInput(
+        f"input larger than the {describe(limit)} limit: raise it with CRPARSE_MAX_INPUT (or max_size=) to read it",
+        path=path,
+    )
 
 
 def _is_path(text: str) -> bool:
@@ -100,7 +103,9 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     hard_wrapped = is_hard_wrapped(lines)
     starts = list(islice(rule_starts(lines, hard_wrapped), MIN_RULES))
     if len(starts) < MIN_RULES:
-        raise RefusedInput("not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found")
+        # a refusal drops the diagnostics: a reader's warning that may explain it goes into its message
+        warned = next((d.message for d in extract.diagnostics if d.code == "html-warning"), None)
+        raise no_rules(raw, path, extract.format, warned)
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions)

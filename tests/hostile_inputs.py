@@ -181,7 +181,17 @@ def build(root: Path) -> list[Case]:
     md = "# Comprehensive Rules\n\n<div class=\"note\">A note</div>\n\n<table><tr><td>x</td></tr></table>\n\n" + RULES.replace("100.", "100.")
     cases.append(Case("markdown-with-inline-html", ["parse", write("inline.md", md)], expect=(0,)))
     cases.append(Case("text-with-inline-html", ["parse", write("inline.txt", "<p>Saved from a page</p>\n\n" + CR)], expect=(0,)))
-    cases.append(Case("cite-check-digits", ["cite-check", write("digits.c", "// " + "7" * 20_000_000), "--cr", write("cr.txt", CR)], expect=(0, 1)))
+    cases.append(Case("cite-check-digits", ["cite-check", write("digits.c", "// " + "7" * 20_000_000), "--cr", write("cr.txt", CR)],
+                      expect=(0, 1), env={"CRPARSE_MAX_INPUT": "32M"}))
+    cases.append(Case("cite-check-over-the-size-limit", ["cite-check", str(root / "digits.c"), "--cr", str(root / "cr.txt")], expect=(2,)))
+
+    # -- output ~100x the input: every reference is a record -------------------------------------
+    glossary = "".join(f"Term{i}\nSee rule 100.1, rule 100.1, \"\n\n" for i in range(100_000))
+    cases.append(Case("glossary-reference-flood", ["parse", "--json", write("flood.txt", CR.replace("Credits", glossary + "Credits"))],
+                      expect=(2,)))
+    citations = "// " + " ".join(f"rule {100 + i % 900}.{i % 50 + 1}," for i in range(300_000))
+    cases.append(Case("cite-check-citation-flood", ["cite-check", "--json", "--all", write("flood.c", citations), "--cr", str(root / "cr.txt")],
+                      expect=(2,)))
     return cases
 
 

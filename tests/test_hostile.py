@@ -18,7 +18,8 @@ NAMES = [
     "html-sibling-blocks", "html-br-every-line", "html-million-br", "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero",
     "docx-zip-bomb", "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line",
     "rules-over-the-size-limit", "toctree-escapes", "toctree-escapes-dir", "docutils-messages",
-    "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits",
+    "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "cite-check-over-the-size-limit",
+    "glossary-reference-flood", "cite-check-citation-flood",
 ]
 
 

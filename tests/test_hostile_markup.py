@@ -257,6 +257,20 @@ def test_refusal_of_a_page_without_rules(tmp_path):
     assert "read as HTML (found <html> at line 1)" in message
 
 
+@pytest.mark.parametrize("name, text, shown", [
+    ("shop.html", "<html><body><p>Welcome to our shop.</p><p>Cards 20% off.</p></body></html>", "Cards 20% off."),
+    ("note.md", "# Notes\n\nNothing *numbered* here.\n", "Nothing *numbered* here."),
+])
+def test_text_shows_a_file_without_rules_that_parse_refuses(tmp_path, name, text, shown):
+    """The refusal belongs to the pipeline: `crparse text` shows what a reader extracted, so a
+    user can see why `parse` found no rules (the readers refused it themselves before)."""
+    path = _write(tmp_path, name, text)
+    shown_text = run_limited(["text", path], seconds=15)
+    assert shown_text.returncode == 0 and shown in shown_text.stdout.decode(), shown_text.stderr
+    refused = run_limited(["parse", path], seconds=15)
+    assert refused.returncode == 2 and b"no numbered rules" in refused.stderr, refused.stderr
+
+
 def test_refusal_of_text_read_as_markdown(tmp_path):
     # one heading makes it Markdown, where lines without a blank between them are one paragraph
     text = "# Rules\n\n" + "".join(line + "\n" for line in _rule_lines(5))

@@ -20,6 +20,10 @@ from limits import run_limited
 import crparse
 
 MIB = 1 << 20
+# These tests measure how time and output grow with the input, past the default limits on
+# input size and reference count (crparse.limits), which refuse such files long before.
+LARGE_INPUT = {"CRPARSE_MAX_INPUT": "64M"}
+MANY_REFERENCES = {"CRPARSE_MAX_REFERENCES": "4M"}
 
 
 def cr(rule: str = "Text.", glossary: str = "", front: str = "") -> str:
@@ -67,7 +71,7 @@ def test_many_references_on_one_line_are_linear(tmp_path, where):
     timings = {}
     for n in (20_000, 80_000):
         path = write(tmp_path / f"{n}.txt", LINE_OF_REFERENCES[where](n))
-        result = run_limited(["refs", path, "--json"], seconds=12)
+        result = run_limited(["refs", path, "--json"], seconds=12, env=MANY_REFERENCES)
         assert_ok(result)
         assert json.loads(result.stdout)["references"] >= n
         timings[n] = result.seconds
@@ -105,7 +109,7 @@ def test_pointer_json_is_linear_in_the_input(tmp_path, kind):
     for size in (100_000, 400_000):
         unit = POINTERS[kind]
         path = write(tmp_path / f"{size}.txt", cr(glossary=unit * (size // len(unit)) + "Ab."))
-        result = run_limited(["parse", "--json", path], seconds=12)
+        result = run_limited(["parse", "--json", path], seconds=12, env=MANY_REFERENCES)
         assert_ok(result)
         json.loads(result.stdout)
         sizes[size] = len(result.stdout)
@@ -153,7 +157,6 @@ def test_a_wide_range_costs_its_members_not_their_square(tmp_path):
 # -- 3. no catastrophic backtracking: adversarial 5 MB lines ------------------------------------
 
 FIVE_MB = 5 * MIB
-LARGE_INPUT = {"CRPARSE_MAX_INPUT": "64M"}  # two such lines are more than the default input limit
 
 
 def line_of(unit: str, prefix: str = "", size: int = FIVE_MB) -> str:
@@ -201,7 +204,7 @@ def test_adversarial_line_in_a_rule_and_a_glossary_entry(tmp_path, kind):
 @pytest.mark.parametrize("kind", ADVERSARIAL)
 def test_adversarial_line_in_cite_check(tmp_path, kind):
     path = write(tmp_path / "code.txt", "// see CR 100.1\n" + ADVERSARIAL[kind] + "\n")
-    result = run_limited(["cite-check", path, "--cr", write(tmp_path / "cr.txt", cr())])
+    result = run_limited(["cite-check", path, "--cr", write(tmp_path / "cr.txt", cr())], env={**LARGE_INPUT, **MANY_REFERENCES})
     assert_ok(result, 0, 1)
 
 
@@ -215,7 +218,7 @@ def test_cite_check_of_large_files_is_linear_and_cheap(tmp_path):
     for mib in (5, 20):
         path = tmp_path / f"{mib}.txt"
         path.write_bytes(b"1234567890" * (mib * MIB // 10))
-        result = run_limited(["cite-check", str(path), "--cr", release], seconds=10)
+        result = run_limited(["cite-check", str(path), "--cr", release], seconds=10, env={**LARGE_INPUT, **MANY_REFERENCES})
         assert_ok(result)
         timings[mib] = result.seconds
     per_mib = (timings[20] - timings[5]) / 15
@@ -228,7 +231,7 @@ def test_cite_check_line_and_column_over_many_lines(tmp_path):
     lines = ["x" * 50] * 100_000
     lines[70_000] = "    // CR 999.1 here, and CR 100.1 and CR 998.1"
     path = write(tmp_path / "code.txt", "\n".join(lines))
-    result = run_limited(["cite-check", path, "--cr", release, "--json", "--all"])
+    result = run_limited(["cite-check", path, "--cr", release, "--json", "--all"], env={**LARGE_INPUT, **MANY_REFERENCES})
     assert_ok(result, 1)
     found = [json.loads(line) for line in valid_utf8(result.stdout).splitlines()]
     assert [(c["line"], c["column"], c["text"]) for c in found] == [
@@ -387,3 +390,44 @@ def test_an_error_writing_one_document_does_not_stop_the_batch(tmp_path, monkeyp
         str(tmp_path / "c.txt"),
     ]
     assert err.count("\n") == 1 and "b.txt" in err and "ValueError" in err
+
+
+# -- 7. a flood of references: bounded, refused with the limit named ---------------------------
+
+
+def test_references_past_the_limit_are_refused_naming_file_line_and_setting(tmp_path, monkeypatch):
+    path = write(tmp_path / "flood.txt", cr(rule="See " + ", ".join(["rule 100.1"] * 30) + "."))
+    doc = crparse.parse(path)
+    monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "20")
+    with pytest.raises(crparse.errors.RefusedInput) as refused:
+        crparse.references(doc)
+    message = str(refused.value)
+    assert message.startswith(f"{path}:11: more than 20 references") and "CRPARSE_MAX_REFERENCES" in message, message
+    monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "40")  # raised: read in full
+    assert len(crparse.references(doc)) == 31  # the 30 and the glossary's "See Cycling."
+
+
+def test_glossary_pointers_count_towards_the_limit(tmp_path, monkeypatch):
+    entries = "".join(f"Term{i}\nSee Cycling.\n\n" for i in range(30))
+    path = write(tmp_path / "pointers.txt", cr().replace("Credits", entries + "Credits"))
+    monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "20")
+    with pytest.raises(crparse.errors.RefusedInput, match="more than 20 references"):
+        crparse.references(crparse.parse(path))
+
+
+def test_cite_check_refuses_a_flood_of_citations_and_goes_on_with_the_next_file(tmp_path):
+    cr_path = write(tmp_path / "cr.txt", cr())
+    flood = write(tmp_path / "flood.c", "// " + " ".join(["rule 100.1,"] * 60) + "\n")
+    fine = write(tmp_path / "fine.c", "// see rule 100.2 and rule 999.9\n")
+    result = run_limited(["cite-check", "--cr", cr_path, flood, fine], env={"CRPARSE_MAX_REFERENCES": "50"})
+    assert_ok(result, 2)
+    assert f"{flood}:1: more than 50 references".encode() in result.stderr, result.stderr
+    assert b"999.9" in result.stdout  # the next file was still checked
+
+
+def test_cite_check_reads_within_the_input_size_limit(tmp_path):
+    cr_path = write(tmp_path / "cr.txt", cr())
+    large = write(tmp_path / "large.c", "// rule 100.1\n" * 200)
+    result = run_limited(["cite-check", "--cr", cr_path, large], env={"CRPARSE_MAX_INPUT": "1000"})
+    assert_ok(result, 2)
+    assert b"larger than the 1000 bytes limit" in result.stderr and b"CRPARSE_MAX_INPUT" in result.stderr, result.stderr

@@ -249,25 +249,25 @@ def test_a_toctree_symlink_to_dev_zero_is_refused_within_limits(tmp_path):
 def test_a_toctree_file_over_the_size_limit_is_refused_unread(tmp_path):
     index = edition(tmp_path, "huge")
     with open(index.parent / "huge.rst", "wb") as f:  # sparse: no disk, no time to write
-        f.truncate(rst.MAX_TOCTREE_FILE_SIZE + 1)
+        f.truncate(rst.max_toctree_file() + 1)
     result = run_limited(["parse", "--json", str(index)], seconds=10)
     print(f"over the limit: {result.seconds:.2f} s, peak {result.peak_mib:.0f} MiB, exit {result.returncode}")
     assert result.ok_within_limits and result.returncode == 0, result.stderr.decode()[-2000:]
     doc = json.loads(result.stdout)
     warnings = [d["message"] for d in doc["diagnostics"] if d["code"] == "rst-toctree"]
     assert len(warnings) == 1 and "'huge'" in warnings[0], warnings
-    assert "MAX_TOCTREE_FILE_SIZE" in warnings[0] and f"{rst.MAX_TOCTREE_FILE_SIZE >> 20} MiB limit" in warnings[0], warnings
+    assert "CRPARSE_MAX_INPUT" in warnings[0] and f"{rst.max_toctree_file() >> 20}.0 MiB limit" in warnings[0], warnings
     assert result.peak_mib < 300  # refused on its size, not read to find out
 
 
-def test_the_size_limit_is_what_the_constant_says(tmp_path, monkeypatch):
+def test_the_toctree_size_limit_follows_crparse_max_input(tmp_path, monkeypatch):
     index = edition(tmp_path, "more")
     (index.parent / "more.rst").write_text("More\n====\n\n801.1\n-----\n\n" + "A long rule. " * 200 + "\n")
-    monkeypatch.setattr(rst, "MAX_TOCTREE_FILE_SIZE", 1000)
+    monkeypatch.setenv("CRPARSE_MAX_INPUT", "1000")
     doc = crparse.parse(index)
     assert rule_numbers(doc) == ["800.1", "800.2"]
     [warning] = toctree_warnings(doc)
-    assert "'more'" in warning and "1000 bytes" in warning and "MAX_TOCTREE_FILE_SIZE" in warning
+    assert "'more'" in warning and "1000 bytes limit" in warning and "CRPARSE_MAX_INPUT" in warning
 
 
 def test_a_toctree_file_is_read_once(tmp_path):

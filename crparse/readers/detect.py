@@ -117,15 +117,14 @@ def _zip_format(raw: bytes) -> str:
     raise UnsupportedFormat("a ZIP archive that is not a DOCX document")
 
 
-def refuse_without_rules(lines: list[str], raw: bytes, path: str | None, fmt: str, note: str | None = None) -> None:
-    """Refuse a file that, read as `fmt`, has no numbered rules, saying why it was read as
-    `fmt`: when detection guessed wrong, the message points to the `--format` that reads it
-    (a rules text with a few tags, read as HTML, has no line breaks left and so no rules).
-
-    The HTML and Markdown readers call it, the formats a text file can be taken for; it is the
-    pipeline's test, which then passes. `note` is added to the message (a parser's warning)."""
-    if _has_rules(lines, S.MIN_RULES):
-        return
+def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None) -> RefusedInput:
+    """The refusal of a file that, read as `fmt`, has no numbered rules (the pipeline's test),
+    saying why it was read as `fmt`: when detection guessed wrong, the message points to the
+    `--format` that reads it (a rules text with a few tags, read as HTML, has no line breaks
+    left and so no rules). `note` is added to the message (a parser's warning that may explain)."""
+    plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
+    if fmt not in ("html", "markdown"):  # what a text file can be taken for
+        return RefusedInput(plain)
     try:
         detected, why = _detect(raw, path)
     except UnsupportedFormat:
@@ -138,15 +137,13 @@ def refuse_without_rules(lines: list[str], raw: bytes, path: str | None, fmt: st
         message = (f"read as {name} ({why}) but no numbered rules such as \"100.1.\" found; "
                    f"read as {_NAMES[other]} it has some: give --format {other}")
     else:
-        message = (f"not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found "
-                   f"when read as {name} ({why}); --format reads it as another format")
-    raise RefusedInput(f"{message} ({note})" if note else message)
+        message = f"{plain} when read as {name} ({why}); --format reads it as another format"
+    return RefusedInput(f"{message} ({note})" if note else message)
 
 
 def _has_rules(lines: list[str], wanted: int) -> bool:
     """A looser form of the pipeline's test of a text that is (part of) a CR (any line shaped
-    like a numbered rule counts, after a blank line or not): it never refuses what the pipeline
-    would read, and the readers must not import the later stages that hold the exact test."""
+    like a numbered rule counts, after a blank line or not): enough to suggest another format."""
     found = (1 for line in lines if line.lstrip()[:1].isdigit() and S.RULE.match(line))
     return len(list(islice(found, wanted))) >= wanted
 

@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
-from crparse.readers.detect import refuse_without_rules
 from crparse.readers.links import link_to_rule
 
 _BLOCKS = frozenset(
@@ -69,9 +68,6 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
-    # a refusal drops the diagnostics: a warning that may explain it goes into its message
-    warned = next((d.message for d in diagnostics if d.code == "html-warning"), None)
-    refuse_without_rules(walk.lines, raw, path, "html", warned)
     return Extract(
         format="html",
         lines=walk.lines,

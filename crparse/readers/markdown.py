@@ -19,7 +19,6 @@ from crparse.decode import decode
 from crparse.errors import RefusedInput
 from crparse.nodes import Link
 from crparse.readers.base import Extract
-from crparse.readers.detect import refuse_without_rules
 from crparse.readers.html import _BLOCKS
 from crparse.readers.links import link_to_rule
 
@@ -75,7 +74,6 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 origin.append((span[0] + offset,) * 2)
             lines.append("")
             origin.append(span)
-    refuse_without_rules(lines, raw, path, "markdown")
     return Extract(
         format="markdown",
         lines=lines,

@@ -36,14 +36,15 @@ import difflib
 import io
 import os
 import re
-import stat
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from crparse import shapes as S
 from crparse.decode import decode
 from crparse.errors import CrparseError, RefusedInput
-from crparse.limits import DEFAULT_MAX_INPUT
+from crparse.inputs import Unread, read_regular
+from crparse.limits import max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
@@ -69,10 +70,13 @@ _EXPLICIT_TARGET = re.compile(r"(?s)(?P<title>.*?)\s*<(?P<target>[^<>]+)>")
 _TOCTREE_TITLED = re.compile(r"(?s).*?\s*<(?P<target>[^<>]+)>")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|mailto:", re.IGNORECASE)
 
-# The largest file a toctree entry may bring in: crparse's default bound on an input file given
-# directly (crparse.limits; the whole official edition is under 1 MB), so that an edition cannot
-# read through its index a file it could not be given.
-MAX_TOCTREE_FILE_SIZE = DEFAULT_MAX_INPUT
+
+
+def max_toctree_file() -> int:
+    """The largest file a toctree entry may bring in: the bound on an input file given directly
+    (crparse.limits.max_input, CRPARSE_MAX_INPUT; the whole official edition is under 1 MB), so
+    that an edition cannot read through its index a file it could not be given."""
+    return max_input()
 
 Span = tuple[int, int]
 
@@ -142,7 +146,7 @@ class _NotRead(Exception):
 class _Edition:
     """The files a reST edition may read: its toctree names them, so the input decides which
     paths get opened. Only regular files inside the index's own directory tree are read, each
-    once, none larger than MAX_TOCTREE_FILE_SIZE: never a file elsewhere on the disk (an absolute
+    once, none larger than max_toctree_file(): never a file elsewhere on the disk (an absolute
     path, a `..`, a symbolic link out), a FIFO (it would block), a device (/dev/zero never ends)."""
 
     def __init__(self, index: str):
@@ -176,38 +180,16 @@ class _Edition:
             raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
-        # stat before opening: opening a FIFO waits for a writer, opening some devices acts
         try:
-            _readable(os.stat(resolved))
-            # O_NONBLOCK and O_NOFOLLOW: the file may be swapped for a FIFO or a link since
-            fd = os.open(resolved, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-            with os.fdopen(fd, "rb") as f:
-                _readable(os.fstat(f.fileno()))
-                raw = f.read(MAX_TOCTREE_FILE_SIZE + 1)  # it may have grown since
-        except OSError as err:
-            raise _NotRead(f"cannot read {shown}: {err.strerror or err}") from None
-        if len(raw) > MAX_TOCTREE_FILE_SIZE:
-            raise _NotRead(_too_large(None))
+            raw = read_regular(resolved, max_toctree_file(), follow=False)
+        except Unread as why:
+            if why.kind is not None:
+                raise _NotRead(f"not a regular file ({why.kind}): an edition reads only regular files") from None
+            if why.too_large:
+                raise _NotRead(f"{why.reason} on a toctree file (CRPARSE_MAX_INPUT)") from None
+            raise _NotRead(f"cannot read {shown}: {why.reason.removeprefix('cannot read: ')}") from None
         self.seen.add(resolved)
         return shown, raw
-
-
-def _readable(status: os.stat_result) -> None:
-    mode = status.st_mode
-    if not stat.S_ISREG(mode):
-        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-                else "not a file")
-        raise _NotRead(f"not a regular file ({kind}): an edition reads only regular files")
-    if status.st_size > MAX_TOCTREE_FILE_SIZE:
-        raise _NotRead(_too_large(status.st_size))
-
-
-def _too_large(size: int | None) -> str:
-    limit = MAX_TOCTREE_FILE_SIZE
-    shown = f"{limit / 2**20:g} MiB" if limit >= 2**20 else f"{limit} bytes"
-    return (f"{f'{size} bytes, ' if size is not None else ''}larger than the {shown} limit on a toctree file "
-            "(MAX_TOCTREE_FILE_SIZE)")
 
 
 # -- parsing -----------------------------------------------------------------------------------

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crparse.decode import decode_bytes
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, RefusedInput
+from crparse.inputs import Unread, read_regular
+from crparse.limits import max_input, max_references, too_many_references
 from crparse.lookup import Lookup
 from crparse.nodes import Cited, Document
-from crparse.refs.grammar import phrases
+from crparse.refs.grammar import iter_phrases
 from crparse.refs.resolve import cite_item
 
 
@@ -36,11 +38,14 @@ class Citation:
 
 def read_text(path: Path) -> str:
     """A file's text, decoded as documents are (BOMs, UTF-16, code pages; CR, LF and CRLF all end
-    a line). Binary files are refused, naming the file; an empty file has no text."""
+    a line). Binary files are refused, naming the file; an empty file has no text. Read as a
+    document is: a regular file, within the input size limit."""
     try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise CrparseError(f"cannot read: {err.strerror or err}", path=str(path)) from err
+        data = read_regular(path, max_input())
+    except Unread as why:
+        if why.too_large:
+            raise CrparseError(f"{why.reason}: raise it with CRPARSE_MAX_INPUT to read it", path=str(path)) from None
+        raise CrparseError(why.reason if why.kind is None else f"not a regular file ({why.kind})", path=str(path)) from None
     if not data.strip():
         return ""
     try:
@@ -56,7 +61,8 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
     # Citations come in text order: the line breaks between one and the next are counted by
     # str.count (C speed, each character once), with no table of every break of a large file.
     line, at, line_start = 1, 0, 0
-    for c in phrases(text, cite=True):
+    limit = max_references()
+    for c in iter_phrases(text, cite=True):
         crossed = text.count("\n", at, c.start)
         if crossed:
             line += crossed
@@ -64,6 +70,8 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
         at = c.start
         cited = tuple(cite_item(i, text, targets) for i in c.items)
         out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
+        if len(out) > limit:
+            raise RefusedInput(too_many_references(limit), path=path, line=line)
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import NamedTuple
 
@@ -342,7 +342,11 @@ def _relative(tokens: list[scan.RawToken], origin: int) -> tuple[scan.RawToken, 
 def phrases(text: str, *, cite: bool = False, bare: bool = False) -> list[Citation]:
     """Every reference phrase in `text`, split into citations (a keyword and its items).
     `bare`: the text is a list of locators (the 1999 index), a phrase from its first character."""
-    out: list[Citation] = []
+    return list(iter_phrases(text, cite=cite, bare=bare))
+
+
+def iter_phrases(text: str, *, cite: bool = False, bare: bool = False) -> Iterator[Citation]:
+    """`phrases`, one at a time: a caller that counts them can stop reading."""
     done = 0
     starts = scan.anchors(text, cite=cite)
     if bare:
@@ -354,8 +358,7 @@ def phrases(text: str, *, cite: bool = False, bare: bool = False) -> list[Citati
         if not items:
             continue
         done = origin + end
-        out.extend(_citations([moved(i, origin) for i in items]))
-    return out
+        yield from _citations([moved(i, origin) for i in items])
 
 
 def moved(item: Item, by: int) -> Item:

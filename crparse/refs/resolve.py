@@ -17,7 +17,9 @@ import msgspec
 from crparse.collector import collector_paused
 from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Cited, Document, Reference, Status
-from crparse.refs.grammar import Citation, Item, moved, phrases, pointers
+from crparse.errors import RefusedInput
+from crparse.limits import max_references, too_many_references
+from crparse.refs.grammar import Citation, Item, iter_phrases, moved, pointers
 
 _TERM_MARKS = " “”\"'.,"
 
@@ -189,9 +191,15 @@ def _shifted(citation: Citation, by: int) -> Citation:
 
 
 def references(doc: Document) -> tuple[Reference, ...]:
-    """Every reference in the document, in document order, resolved against it."""
+    """Every reference in the document, in document order, resolved against it. More than
+    `crparse.limits.max_references()` is refused (RefusedInput, naming the line)."""
     with collector_paused():
-        return _references(doc)
+        try:
+            return _references(doc)
+        except RefusedInput as err:
+            if err.line is not None:  # a document line: name the file of an edition that holds it
+                err.path, err.line = doc.source.locate(err.line)
+            raise err.located(doc.source.path)
 
 
 def _references(doc: Document) -> tuple[Reference, ...]:
@@ -204,7 +212,8 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         offsets.append(at)
         at += len(seg.text) + 1
     found: list[tuple[int, Citation, tuple[Cited, ...]]] = []
-    for c in phrases("\n".join(seg.text for seg in segments)):
+    limit = max_references()
+    for c in iter_phrases("\n".join(seg.text for seg in segments)):
         k = bisect.bisect_right(offsets, c.start) - 1
         c = _shifted(c, offsets[k])
         text = segments[k].text
@@ -212,16 +221,22 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         if len(cited) == 1:
             cited = (_check_context(cited[0], text, c, targets),)
         found.append((k, c, cited))
+        if len(found) > limit:  # counted as they are read: a refusal costs no more than the limit
+            raise RefusedInput(too_many_references(limit), line=segments[k].line_of(c.start))
     for k, seg in enumerate(segments):
         if seg.glossary:
             found.extend((k, c, _cite_terms(c, seg.text, targets)) for c in pointers(seg.text))
+            if len(found) > limit:
+                raise RefusedInput(too_many_references(limit), line=seg.line_of(0))
     found.sort(key=lambda f: (f[0], f[1].start))
     out = []
     for k, citation, cited in found:
         seg = segments[k]
         out.append(_reference(seg.source, seg.field, seg.example, seg.text, citation, cited, seg.line_of(citation.start)))
     for entry in doc.index:
-        for citation in phrases(entry.locators, bare=True):
+        for citation in iter_phrases(entry.locators, bare=True):
             cited = tuple(cite_item(i, entry.locators, targets) for i in citation.items)
             out.append(_reference(f"index:{entry.term}", "locators", None, entry.locators, citation, cited, entry.line))
+            if len(out) > limit:
+                raise RefusedInput(too_many_references(limit), line=entry.line)
     return tuple(out)
