@@ -23,7 +23,7 @@ PACKAGE = ROOT / "crparse"
 
 # The stages in the order data flows through them; a stage may import the root modules and any
 # stage before it, never one after it.
-STAGES = ["decode", "readers", "blocks", "tree", "pipeline", "refs", "writers", "cli"]
+STAGES = ["decode", "readers", "blocks", "tree", "pipeline", "refs", "writers", "align", "diff", "cli"]
 ROOT_MODULES = {"nodes", "shapes", "numbers", "errors", "collector", "lookup", "inputs", "limits"}
 
 
@@ -206,3 +206,20 @@ def test_a_directory_named_as_a_file_is_a_refusal(tmp_path, capsys):
     for argv in (["text", str(tmp_path)], ["cite-check", str(FIXTURES / "modern.txt"), "--cr", str(tmp_path)]):
         assert main(argv) == exits.REFUSED, argv
         assert "not a regular file" in capsys.readouterr().err
+
+
+def test_the_shipped_grammar_table_is_lark_s_analysis_of_the_current_grammar():
+    """The parser reads crparse/tree/grammars/document.table.json instead of running lark at
+    start-up; it must be what lark makes of document.lark now (run tools/tables.py if not)."""
+    from crparse.tree import build
+
+    grammar = build._grammar()
+    shipped = build.shipped_table(grammar)
+    assert shipped is not None, "document.table.json is stale or missing: run python tools/tables.py"
+    assert shipped == msgspec.json.decode(msgspec.json.encode(build.analyse(grammar)))
+
+
+def test_a_parse_does_not_import_lark(tmp_path):
+    code = "import sys, crparse; crparse.parse(sys.argv[1]); print('lark' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "modern.txt")], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

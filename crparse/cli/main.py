@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
-from crparse.cli import exits, refs
+from crparse.cli import diff, exits, refs
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
 from crparse.readers.detect import FORMATS
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_schema)
 
     refs.add_commands(commands)
+    diff.add_commands(commands)
     return parser
 
 

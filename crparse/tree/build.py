@@ -12,14 +12,13 @@ the 2026 release).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from importlib import resources
 from typing import NamedTuple
 
-from lark import Lark
-from lark.lexer import Lexer
-from lark.parsers.lalr_analysis import Shift
+import msgspec
 from msgspec.structs import replace
 
 from crparse.blocks.tokenize import Block
@@ -215,14 +214,19 @@ def _grammar() -> str:
     return resources.files("crparse.tree").joinpath("grammars/document.lark").read_text(encoding="utf-8")
 
 
-class _Typed(Lexer):
-    """The blocks come typed: lark needs no lexer, only to know it has none to build."""
+def _typed_lexer():
+    from lark.lexer import Lexer
 
-    def __init__(self, lexer_conf):
-        pass
+    class _Typed(Lexer):
+        """The blocks come typed: lark needs no lexer, only to know it has none to build."""
 
-    def lex(self, data):  # pragma: no cover - never called: _drive feeds the table itself
-        raise NotImplementedError
+        def __init__(self, lexer_conf):
+            pass
+
+        def lex(self, data):  # pragma: no cover - never called: _drive feeds the table itself
+            raise NotImplementedError
+
+    return _Typed
 
 
 class _Table(NamedTuple):
@@ -238,47 +242,131 @@ class _Table(NamedTuple):
 
 
 _TABLE: _Table | None = None
+# The analysed grammar, as data: lark's LALR analysis and lark's own import are most of a
+# process's start-up (~80 ms), so the table is shipped beside the grammar, keyed by the
+# grammar's sha256, and lark runs only when the grammar changed since (tools/tables.py writes
+# the file again; a test fails while it is stale).
+TABLE_FILE = "grammars/document.table.json"
 
 
 def _table() -> _Table:
     global _TABLE
     if _TABLE is None:
-        lark = Lark(_grammar(), parser="lalr", lexer=_Typed)
-        parser = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
-        table = parser.parse_table
+        grammar = _grammar()
+        data = shipped_table(grammar) or analyse(grammar)
         builder = _Builder()
-        reductions = {rule: (len(rule.expansion), str(rule.origin.name), _callback(rule, builder)) for rule in parser.callbacks}
-        actions: dict[int, dict[str, int | tuple]] = {}
-        goto: dict[int, dict[str, int]] = {}
-        for state, row in table.states.items():
-            actions[state], goto[state] = {}, {}
-            for symbol, (action, arg) in row.items():
-                if action is not Shift:
-                    actions[state][str(symbol)] = reductions[arg]
-                elif str(symbol).isupper() or str(symbol) == "$END":
-                    actions[state][str(symbol)] = arg
-                else:
-                    goto[state][str(symbol)] = arg
-        _TABLE = _Table(actions, goto, table.start_states["start"], table.end_states["start"])
+        reductions: dict[int, tuple] = {}
+
+        def reduction(spec: list) -> tuple:
+            size, origin, how = spec
+            key = (size, origin, how)
+            if key not in reductions:
+                reductions[key] = (size, origin, _callback(how, origin, builder))
+            return reductions[key]
+
+        actions = {int(state): {symbol: arg if isinstance(arg, int) else reduction(arg) for symbol, arg in row.items()}
+                   for state, row in data["actions"].items()}
+        goto = {int(state): dict(row) for state, row in data["goto"].items()}
+        _TABLE = _Table(actions, goto, data["start"], data["end"])
     return _TABLE
 
 
-def _callback(rule, builder: _Builder):
-    """What a reduction by `rule` calls. The lists lark makes of `x*` (`__unit_star_4: x |
-    __unit_star_4 x`) become Python lists grown in place, and are inlined into the rule that
-    holds them; `?rule` with one child is that child; every other rule is its builder method."""
+def grammar_digest(grammar: str) -> str:
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
+def shipped_table(grammar: str) -> dict | None:
+    """The table shipped with the package, if it was made from this grammar."""
+    try:
+        raw = resources.files("crparse.tree").joinpath(TABLE_FILE).read_bytes()
+        data = msgspec.json.decode(raw)
+    except (OSError, msgspec.DecodeError):
+        return None
+    return data if data.get("grammar_sha256") == grammar_digest(grammar) else None
+
+
+def analyse(grammar: str) -> dict:
+    """lark's LALR table of the grammar, as plain data: for each state and terminal a shift (the
+    state) or a reduction [length of the expansion, the nonterminal, how to build it]; for each
+    state and nonterminal the state to go to."""
+    from lark import Lark  # only here: see TABLE_FILE
+    from lark.parsers.lalr_analysis import Shift
+
+    lark = Lark(grammar, parser="lalr", lexer=_typed_lexer())
+    parser = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
+    table = parser.parse_table
+    reductions = {rule: [len(rule.expansion), str(rule.origin.name), _how(rule)] for rule in parser.callbacks}
+    actions: dict[str, dict[str, object]] = {}
+    goto: dict[str, dict[str, int]] = {}
+    for state, row in table.states.items():
+        actions[str(state)], goto[str(state)] = {}, {}
+        for symbol, (action, arg) in row.items():
+            if action is not Shift:
+                actions[str(state)][str(symbol)] = reductions[arg]
+            elif str(symbol).isupper() or str(symbol) == "$END":
+                actions[str(state)][str(symbol)] = arg
+            else:
+                goto[str(state)][str(symbol)] = arg
+    return _canonical(actions, goto, table.start_states["start"], table.end_states["start"], grammar_digest(grammar))
+
+
+def _canonical(actions: dict, goto: dict, start: int, end: int, digest: str) -> dict:
+    """The table with its states numbered in breadth-first order from the start, symbols in
+    sorted order: lark numbers states differently in each process (hash randomisation), and the
+    shipped file should change only when the grammar does."""
+    order: dict[int, int] = {start: 0}
+    queue = [start]
+    for state in queue:
+        row = {**actions[str(state)], **goto[str(state)]}
+        for symbol in sorted(row):
+            target = row[symbol]
+            if isinstance(target, int) and target not in order:
+                order[target] = len(order)
+                queue.append(target)
+    if end not in order:
+        order[end] = len(order)
+    for state in sorted(int(s) for s in actions):  # unreachable states, if any
+        order.setdefault(state, len(order))
+
+    def shifted(row: dict) -> dict:
+        return {symbol: order[arg] if isinstance(arg, int) else arg for symbol, arg in sorted(row.items())}
+
+    return {
+        "grammar_sha256": digest,
+        "start": 0,
+        "end": order[end],
+        "actions": {str(order[int(s)]): shifted(row) for s, row in sorted(actions.items(), key=lambda x: order[int(x[0])])},
+        "goto": {str(order[int(s)]): shifted(row) for s, row in sorted(goto.items(), key=lambda x: order[int(x[0])])},
+    }
+
+
+def _how(rule) -> str:
+    """How a reduction by `rule` builds its value. The lists lark makes of `x*` (`__unit_star_4:
+    x | __unit_star_4 x`) become Python lists grown in place ("grow", "list"), inlined into the
+    rule that holds them; `?rule` with one child is that child ("child"); every other rule is its
+    builder method ("method")."""
     name = str(rule.origin.name)
     symbols = [str(getattr(sym, "name", sym)) for sym in rule.expansion]
     if name.startswith("__") and "_star_" in name:
         if len(symbols) == 2 and symbols[0] == name:
-            return _grow
+            return "grow"
         if len(symbols) == 1:
-            return _start_list
+            return "list"
         raise AssertionError(f"document grammar: unexpected list rule {rule}")  # pragma: no cover
+    if getattr(_Builder, name, None) is None and rule.options.expand1 and len(symbols) == 1:
+        return "child"
+    return "method"
+
+
+def _callback(how: str, name: str, builder: _Builder):
+    if how == "grow":
+        return _grow
+    if how == "list":
+        return _start_list
+    if how == "child":
+        return _only_child
     method = getattr(builder, name, None)
     if method is None:
-        if rule.options.expand1 and len(symbols) == 1:
-            return _only_child
         raise AssertionError(f"document grammar: no builder method for rule {name!r}")  # pragma: no cover
     if getattr(method, "raw", False):
         return method

@@ -1,0 +1,465 @@
+"""Aligning two releases: which node of the new one each node of the old one became.
+
+Numbers are not identities (most releases insert a rule and push later numbers up; 2009
+renumbered everything), and text is not either (a rule is reworded, or two rules read alike). So
+the alignment uses both, globally, in passes that each leave less to the next:
+
+1. **exact**: a unit whose text (typography folded, cited numbers masked) occurs once in each
+   release, in the same class, is paired; glossary entries by their term.
+2. **sections and parts**: by the votes of their rules paired so far (a section whose rules went
+   to one new section became it) and the similarity of their titles, one optimal assignment.
+3. **the residue of rules**: candidates from an index of words (not all pairs), scored by text
+   similarity (rapidfuzz) plus structure (their parents are paired, their neighbours are paired,
+   same number), then an optimal assignment (scipy's linear_sum_assignment) for each connected
+   group of candidates. Run twice: the first run's pairs make parents and neighbours of the
+   second.
+4. **splits and merges**: an unpaired rule whose text is part of an old rule paired with its
+   neighbour was split off it (and the other way round).
+
+What remains is added or removed. Each pair is then classified (pairs.KINDS), checking its cited
+numbers against the alignment's own renumbering.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+from crparse.align.pairs import Alignment, Pair
+from crparse.align.text import PLACEHOLDER
+from crparse.align.units import Unit, prepare, units
+from crparse.nodes import Document
+
+# Below this similarity two rules are not the same rule, whatever their structure says.
+MIN_SIMILARITY = 0.45
+# With a paired parent and a paired neighbour, a rewritten rule in its old place is accepted lower.
+MIN_SIMILARITY_IN_PLACE = 0.3
+CANDIDATES = 8  # from the word index, per old unit
+SPLIT_CONTAINMENT = 85  # partial_ratio of a piece in the text it was split from
+
+
+def align(old: Document, new: Document) -> Alignment:
+    a, b = units(old), units(new)
+    return Alignment(old, new, tuple(_Aligner(a, b).run()))
+
+
+class _Aligner:
+    def __init__(self, a: list[Unit], b: list[Unit]):
+        self.a, self.b = a, b
+        self.a_by_key = {u.key: u for u in a}
+        self.b_by_key = {u.key: u for u in b}
+        self.a_cls: dict[str, list[Unit]] = defaultdict(list)
+        self.b_cls: dict[str, list[Unit]] = defaultdict(list)
+        for u in a:
+            self.a_cls[u.cls].append(u)
+        for u in b:
+            self.b_cls[u.cls].append(u)
+        self.pair: dict[int, Unit] = {}  # id(old unit) -> new unit
+        self.back: dict[int, Unit] = {}  # id(new unit) -> old unit
+        self.split: dict[int, list[Unit]] = {}  # id(old unit) -> its pieces, beyond its pair
+        self.merged: dict[int, list[Unit]] = {}  # id(new unit) -> the old units merged into it
+        self.as_printed: set[int] = set()  # id(old unit) paired on its text as printed
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    def _link(self, o: Unit, n: Unit) -> None:
+        self.pair[id(o)] = n
+        self.back[id(n)] = o
+
+    def _free(self, us: Iterable[Unit], side: dict[int, Unit]) -> list[Unit]:
+        return [u for u in us if id(u) not in side]
+
+    def _parent_of(self, u: Unit, by_key: dict[str, Unit]) -> Unit | None:
+        return by_key.get(u.parent) if u.parent else None
+
+    def _parents_paired(self, o: Unit, n: Unit) -> bool:
+        po, pn = self._parent_of(o, self.a_by_key), self._parent_of(n, self.b_by_key)
+        return po is not None and pn is not None and self.pair.get(id(po)) is pn
+
+    def _neighbours_paired(self, o: Unit, n: Unit) -> bool:
+        return (o.previous is not None and n.previous is not None and self.pair.get(id(o.previous)) is n.previous) or (
+            o.following is not None and n.following is not None and self.pair.get(id(o.following)) is n.following
+        )
+
+    # -- the passes ----------------------------------------------------------------------------
+
+    def run(self) -> list[Pair]:
+        self._as_printed()
+        prepare(self._free(self.a, self.pair) + self._free(self.b, self.back))
+        self._exact()
+        self._glossary_terms()
+        self._containers("section", "rule")
+        self._containers("part", "section")
+        for _ in range(2):
+            self._residue("rule")
+        self._residue("glossary")
+        self._residue("section")
+        self._splits_and_merges()
+        return self._pairs()
+
+    def _as_printed(self) -> None:
+        """Units whose printed text occurs once in each release: most of any release, paired
+        before any folding or masking (which then runs on the rest only)."""
+        old: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+        for u in self.a:
+            old[(u.cls, u.text)].append(u)
+        new: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+        for u in self.b:
+            new[(u.cls, u.text)].append(u)
+        for text, os_ in old.items():
+            ns = new.get(text)
+            if ns is not None and len(os_) == 1 and len(ns) == 1:
+                self._link(os_[0], ns[0])
+                self.as_printed.add(id(os_[0]))
+
+    def _exact(self) -> None:
+        for cls in ("rule", "glossary", "section", "part"):
+            old = defaultdict(list)
+            for u in self._free(self.a_cls[cls], self.pair):
+                old[u.masked].append(u)
+            new = defaultdict(list)
+            for u in self._free(self.b_cls[cls], self.back):
+                new[u.masked].append(u)
+            for text, os_ in old.items():
+                ns = new.get(text)
+                if not ns:
+                    continue
+                # The same text more than once ("Reserved.", the section title "General") is
+                # left to the passes that see structure.
+                if len(os_) == 1 and len(ns) == 1:
+                    self._link(os_[0], ns[0])
+
+    def _glossary_terms(self) -> None:
+        terms = {u.key.casefold(): u for u in self._free(self.b_cls["glossary"], self.back)}
+        for o in self._free(self.a_cls["glossary"], self.pair):
+            n = terms.get(o.key.casefold())
+            if n is not None and id(n) not in self.back:
+                self._link(o, n)
+
+    def _containers(self, cls: str, member_cls: str) -> None:
+        """Sections (or parts) by where their members went, and by their titles."""
+        old = self._free(self.a_cls[cls], self.pair)
+        new = self._free(self.b_cls[cls], self.back)
+        if not old or not new:
+            return
+        votes: Counter[tuple[str, str]] = Counter()
+        size: Counter[str] = Counter()
+        for o in self.a_cls[member_cls]:
+            container = _container(o, cls)
+            size[container] += 1
+            n = self.pair.get(id(o))
+            if n is not None:
+                votes[(container, _container(n, cls))] += 1
+        scores: dict[tuple[int, int], float] = {}
+        for i, o in enumerate(old):
+            for j, n in enumerate(new):
+                share = votes[(o.key, n.key)] / size[o.key] if size[o.key] else 0.0
+                title = fuzz.ratio(o.masked, n.masked) / 100
+                score = 0.6 * share + 0.4 * title
+                if share >= 0.3 or title >= 0.8:
+                    scores[(i, j)] = score
+        for i, j in _assign(scores):
+            self._link(old[i], new[j])
+
+    def _residue(self, cls: str) -> None:
+        old = self._free(self.a_cls[cls], self.pair)
+        new = self._free(self.b_cls[cls], self.back)
+        if not old or not new:
+            return
+        index = _WordIndex(new)
+        new_pos = {id(n): j for j, n in enumerate(new)}
+        scores: dict[tuple[int, int], float] = {}
+        for i, o in enumerate(old):
+            candidates = {new_pos[id(n)] for n in index.candidates(o.core, CANDIDATES)}
+            same = self.b_by_key.get(o.key)
+            if same is not None and id(same) in new_pos:
+                candidates.add(new_pos[id(same)])
+            for n in self._structural(o):
+                if id(n) in new_pos:
+                    candidates.add(new_pos[id(n)])
+            for j in candidates:
+                score = self._score(o, new[j])
+                if score is not None:
+                    scores[(i, j)] = score
+        for i, j in _assign(scores):
+            self._link(old[i], new[j])
+
+    def _structural(self, o: Unit) -> Iterable[Unit]:
+        """The new units standing where `o` stood: after the pair of its previous sibling, before
+        the pair of the next, among the children of its parent's pair."""
+        if o.previous is not None and (p := self.pair.get(id(o.previous))) is not None and p.following is not None:
+            yield p.following
+        if o.following is not None and (f := self.pair.get(id(o.following))) is not None and f.previous is not None:
+            yield f.previous
+
+    def _score(self, o: Unit, n: Unit) -> float | None:
+        similarity = max(fuzz.ratio(o.core, n.core), fuzz.ratio(o.masked, n.masked)) / 100
+        parents = self._parents_paired(o, n)
+        neighbours = self._neighbours_paired(o, n)
+        floor = MIN_SIMILARITY_IN_PLACE if parents and neighbours else MIN_SIMILARITY
+        if similarity < floor:
+            return None
+        return similarity + 0.15 * parents + 0.1 * neighbours + 0.05 * (o.key == n.key)
+
+    def _splits_and_merges(self) -> None:
+        for n in self._free(self.b_cls["rule"], self.back):
+            for sibling in (n.previous, n.following):
+                o = self.back.get(id(sibling)) if sibling is not None else None
+                if o is not None:
+                    prepare([o, sibling])
+                if o is not None and _part_of(n, o) and fuzz.ratio(o.masked, sibling.masked) < 99:
+                    self.split.setdefault(id(o), []).append(n)
+                    self.back[id(n)] = o
+                    break
+        for o in self._free(self.a_cls["rule"], self.pair):
+            for sibling in (o.previous, o.following):
+                n = self.pair.get(id(sibling)) if sibling is not None else None
+                if n is not None:
+                    prepare([n, sibling])
+                if n is not None and _part_of(o, n) and fuzz.ratio(sibling.masked, n.masked) < 99:
+                    self.merged.setdefault(id(n), []).append(o)
+                    self.pair[id(o)] = n
+                    break
+
+    # -- the result ----------------------------------------------------------------------------
+
+    def _pairs(self) -> list[Pair]:
+        merged_old = {id(x) for ms in self.merged.values() for x in ms}
+        renumbered = {}
+        for o in self.a:
+            n = self.pair.get(id(o))
+            if n is not None and id(o) not in merged_old:
+                renumbered[o.key] = n.key
+        placed: list[tuple[tuple[int, int, int], Pair]] = []
+        last_new = -1
+        for o in self.a:
+            n = self.pair.get(id(o))
+            if n is None:
+                placed.append(((last_new, 1, o.order), Pair(o.key, None, "removed", similarity=0.0)))
+                continue
+            last_new = n.order
+            if id(o) in self.split:
+                for piece in (n, *self.split[id(o)]):
+                    placed.append(((piece.order, 0, o.order), self._classify(o, piece, renumbered, "split")))
+            elif id(o) in merged_old or id(n) in self.merged:
+                placed.append(((n.order, 0, o.order), self._classify(o, n, renumbered, "merged")))
+            else:
+                placed.append(((n.order, 0, o.order), self._classify(o, n, renumbered, None)))
+        for n in self.b:
+            if id(n) not in self.back:
+                placed.append(((n.order, 0, -1), Pair(None, n.key, "added", similarity=0.0)))
+        placed.sort(key=lambda p: p[0])
+        return [p for _, p in placed]
+
+    def _classify(self, o: Unit, n: Unit, renumbered: dict[str, str], kind: str | None) -> Pair:
+        """The kind of a pair, from its rule's own text (title and text); its examples are
+        compared too, and a change in them is the flag `examples`."""
+        if id(o) in self.as_printed and kind is None:
+            return Pair(o.key, n.key, "moved" if o.key != n.key else "unchanged")
+        prepare([o, n])
+        flags = []
+        if o.cited != n.cited and len(o.cited) == len(n.cited):
+            # the same number of citations: each names the rule the old one became, or not
+            mapped = tuple(renumbered.get(c, c) for c in o.cited)
+            flags.append("references-renumbered" if mapped == n.cited else "reference-retargeted")
+        examples_changed = o.masked[len(o.core):] != n.masked[len(n.core):]
+        if examples_changed:
+            flags.append("examples")
+        text_change = o.core != n.core or "reference-retargeted" in flags and _retargeted_in_core(o, n, renumbered)
+        if o.text != n.text and o.masked == n.masked and "reference-retargeted" not in flags and _typography_differs(o, n):
+            flags.append("typography")
+        similarity = 1.0 if o.folded == n.folded else round(fuzz.ratio(o.folded, n.folded) / 100, 4)
+        if kind is None:
+            moved = o.key != n.key
+            kind = ("moved+changed" if moved else "changed") if text_change else ("moved" if moved else "unchanged")
+        return Pair(o.key, n.key, kind, tuple(flags), similarity)
+
+
+def _retargeted_in_core(o: Unit, n: Unit, renumbered: dict[str, str]) -> bool:
+    """A citation of the rule's own text (not of an example) names another rule than before."""
+    k, m = o.core.count(PLACEHOLDER), n.core.count(PLACEHOLDER)
+    return k != m or tuple(renumbered.get(c, c) for c in o.cited[:k]) != n.cited[:m]
+
+
+def _typography_differs(o: Unit, n: Unit) -> bool:
+    """The printed texts differ in more than the cited numbers."""
+    return _NUMBERS.sub("#", o.text) != _NUMBERS.sub("#", n.text)
+
+
+_NUMBERS = re.compile(r"\d+(?:\.\d+[a-z]?)?")
+
+
+def _container(u: Unit, cls: str) -> str:
+    """The section (or part) a unit lies in, from its number."""
+    section = u.key.split(".")[0]
+    return section if cls == "section" else section[:1]
+
+
+def _part_of(piece: Unit, whole: Unit) -> bool:
+    """`piece` reads as a part of `whole` (it was split off it, or merged into it)."""
+    if len(piece.core) < 20 or len(piece.core) >= len(whole.masked):
+        return False
+    return fuzz.partial_ratio(piece.core, whole.masked) >= SPLIT_CONTAINMENT
+
+
+class _WordIndex:
+    """Candidates by shared words, rare words weighing more (idf): a rewritten rule keeps its
+    rare words ("legendary", "planeswalker") while its common ones come and go."""
+
+    def __init__(self, us: list[Unit]):
+        self.units = us
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for j, u in enumerate(us):
+            for w in _terms(u.core):
+                self.postings[w].append(j)
+        total = len(us)
+        self.weight = {w: math.log(1 + total / len(js)) for w, js in self.postings.items()}
+
+    def candidates(self, text: str, k: int) -> list[Unit]:
+        scores: Counter[int] = Counter()
+        for w in _terms(text):
+            js = self.postings.get(w)
+            if js is None or len(js) > 200:  # too common to say anything
+                continue
+            weight = self.weight[w]
+            for j in js:
+                scores[j] += weight
+        return [self.units[j] for j, _ in scores.most_common(k)]
+
+
+_TERM = re.compile(r"[a-z]{3,}")
+
+
+def _terms(text: str) -> set[str]:
+    return set(_TERM.findall(text.lower()))
+
+
+def _assign(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """The pairs of greatest total score, each row and column used once: an optimal assignment
+    for each connected group of candidate pairs (most groups are a single pair)."""
+    if not scores:
+        return []
+    scores = _near_best(scores)
+    out: list[tuple[int, int]] = []
+    for group in _components(scores):
+        if len(group) == 1:
+            out.append(next(iter(group)))
+        else:
+            out.extend(_optimal(group))
+    return out
+
+
+# A group of this many units at most is solved by networkx's matching in Python; a larger one by
+# scipy's Jonker-Volgenant in C, which costs ~0.7 s to import: diffs of consecutive releases
+# have no group that large, and so never pay it.
+SMALL_GROUP = 400
+
+
+# A candidate scoring this much below the best of its row and of its column is in no sensible
+# assignment; dropping it splits the 2009 overhaul's one group of 1,300 units into small ones.
+MARGIN = 0.2
+
+
+def _near_best(scores: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
+    best_row: dict[int, float] = {}
+    best_col: dict[int, float] = {}
+    for (i, j), s in scores.items():
+        if s > best_row.get(i, -1.0):
+            best_row[i] = s
+        if s > best_col.get(j, -1.0):
+            best_col[j] = s
+    return {
+        (i, j): s for (i, j), s in scores.items()
+        if (s >= best_row[i] - MARGIN and s >= best_col[j] - MARGIN) or s == best_row[i] or s == best_col[j]
+    }
+
+
+# A group with at most this many candidate pairs is solved by a search over its matchings
+# (bounded by the best each row can still add), with no library to import: the groups of a diff
+# of consecutive releases are all this small (the six to nine sections titled "General" are the
+# largest), and networkx alone takes 0.2 s to import, half of what the whole diff may take.
+TINY_GROUP = 40
+
+
+def _optimal(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    if len(scores) <= TINY_GROUP:
+        return _searched(scores)
+    if len({i for i, _ in scores}) + len({j for _, j in scores}) <= SMALL_GROUP:
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_weighted_edges_from((("r", i), ("c", j), s) for (i, j), s in scores.items())
+        pairs = nx.max_weight_matching(graph)
+        return [(a[1], b[1]) if a[0] == "r" else (b[1], a[1]) for a, b in pairs]
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    rows = sorted({i for i, _ in scores})
+    cols = sorted({j for _, j in scores})
+    row_at = {r: k for k, r in enumerate(rows)}
+    col_at = {c: k for k, c in enumerate(cols)}
+    matrix = np.zeros((len(rows), len(cols)))
+    for (i, j), s in scores.items():
+        matrix[row_at[i], col_at[j]] = s
+    picked_rows, picked_cols = linear_sum_assignment(matrix, maximize=True)
+    return [(rows[r], cols[c]) for r, c in zip(picked_rows, picked_cols) if matrix[r, c] > 0]
+
+
+def _searched(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """The matching of greatest total score, by depth-first search with a bound: each row takes
+    one of its columns or none; a branch stops when even the best remaining rows cannot beat
+    the best total found."""
+    options: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for (i, j), s in scores.items():
+        options[i].append((s, j))
+    rows = sorted(options, key=lambda i: -max(options[i])[0])
+    for i in rows:
+        options[i].sort(reverse=True)
+    # the most the rows from k on can add
+    bound = [0.0] * (len(rows) + 1)
+    for k in range(len(rows) - 1, -1, -1):
+        bound[k] = bound[k + 1] + options[rows[k]][0][0]
+    best: list = [-1.0, []]
+
+    def search(k: int, total: float, used: set[int], chosen: list[tuple[int, int]]) -> None:
+        if total + bound[k] <= best[0]:
+            return
+        if k == len(rows):
+            best[0], best[1] = total, list(chosen)
+            return
+        i = rows[k]
+        for s, j in options[i]:
+            if j not in used:
+                used.add(j)
+                chosen.append((i, j))
+                search(k + 1, total + s, used, chosen)
+                chosen.pop()
+                used.discard(j)
+        search(k + 1, total, used, chosen)
+
+    search(0, 0.0, set(), [])
+    return best[1]
+
+
+def _components(scores: dict[tuple[int, int], float]) -> list[dict[tuple[int, int], float]]:
+    """The candidate pairs split into groups that share no row or column (union-find)."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x: tuple[str, int]) -> tuple[str, int]:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in scores:
+        ra, rb = find(("r", i)), find(("c", j))
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[tuple[str, int], dict[tuple[int, int], float]] = defaultdict(dict)
+    for (i, j), s in scores.items():
+        groups[find(("r", i))][(i, j)] = s
+    return list(groups.values())

@@ -1,0 +1,54 @@
+"""`crparse diff`: a thin layer over crparse.align and crparse.diff."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import crparse
+from crparse.cli import exits
+from crparse.readers.detect import FORMATS
+
+
+def add_commands(commands) -> None:
+    d = commands.add_parser(
+        "diff",
+        help="what changed between two releases, rule by rule and word by word",
+        description="Aligns the two releases (renumberings, splits and merges followed) and prints "
+        "a summary: counts per kind, renumberings as ranges, then each change with its word diff. "
+        "Typography that changed between eras (quotes, dashes, (TM), _italics_, {T}) is ignored "
+        "unless --typography. Exit status 0 when the releases have the same rules, 1 when they differ.",
+    )
+    d.add_argument("old", metavar="OLD", help="the older release (a file)")
+    d.add_argument("new", metavar="NEW", help="the newer release (a file)")
+    out = d.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the diff as JSON (crparse schema diff)")
+    out.add_argument("--html", action="store_true", help="print the diff as a standalone HTML page")
+    d.add_argument("--typography", action="store_true", help="show changes of typography too")
+    d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the word diff (default: when stdout is a terminal)")
+    d.add_argument("--format", choices=FORMATS, help="the input format of both (default: detected)")
+    d.set_defaults(run=run_diff)
+
+
+def run_diff(args) -> int:
+    from crparse.align import align
+    from crparse.align.units import texts
+    from crparse.diff.render import summary, to_html, to_json
+    from crparse.diff.report import diff
+
+    old = crparse.parse(Path(args.old), format=args.format)
+    new = crparse.parse(Path(args.new), format=args.format)
+    result = diff(align(old, new), typography=args.typography)
+    if args.json:
+        sys.stdout.write(to_json(result, indent=2) + "\n")
+    else:
+        shown = {f"old:{k}": v for k, v in texts(old).items()} | {f"new:{k}": v for k, v in texts(new).items()}
+        if args.html:
+            sys.stdout.write(to_html(result, shown))
+        else:
+            colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+            for line in summary(result, colour=colour, texts=shown):
+                print(line)
+    same = all(p.kind in ("unchanged", "moved") and not p.words for p in result.pairs)
+    return exits.OK if same else exits.FOUND
