@@ -34,10 +34,15 @@ from crparse.align.text import PLACEHOLDER
 from crparse.align.units import Unit, prepare, units
 from crparse.nodes import Document
 
-# Below this similarity two rules are not the same rule, whatever their structure says.
+# How alike two rules must read to be paired: less where the structure agrees. A rule that moved
+# to another section must read much alike; one under its parent's counterpart less; one also
+# beside its neighbour's counterpart (in its old place) least.
+MIN_SIMILARITY_ELSEWHERE = 0.6
 MIN_SIMILARITY = 0.45
-# With a paired parent and a paired neighbour, a rewritten rule in its old place is accepted lower.
 MIN_SIMILARITY_IN_PLACE = 0.3
+# A glossary entry's identity is its term: another term is the same entry only when its
+# definition reads almost the same (Converted Mana Cost -> Mana Value).
+MIN_SIMILARITY_GLOSSARY = 0.75
 CANDIDATES = 8  # from the word index, per old unit
 SPLIT_CONTAINMENT = 85  # partial_ratio of a piece in the text it was split from
 
@@ -198,9 +203,14 @@ class _Aligner:
 
     def _score(self, o: Unit, n: Unit) -> float | None:
         similarity = max(fuzz.ratio(o.core, n.core), fuzz.ratio(o.masked, n.masked)) / 100
+        if o.cls == "glossary":
+            return similarity if similarity >= MIN_SIMILARITY_GLOSSARY else None
         parents = self._parents_paired(o, n)
         neighbours = self._neighbours_paired(o, n)
-        floor = MIN_SIMILARITY_IN_PLACE if parents and neighbours else MIN_SIMILARITY
+        if parents:
+            floor = MIN_SIMILARITY_IN_PLACE if neighbours else MIN_SIMILARITY
+        else:
+            floor = MIN_SIMILARITY_ELSEWHERE
         if similarity < floor:
             return None
         return similarity + 0.15 * parents + 0.1 * neighbours + 0.05 * (o.key == n.key)
@@ -228,6 +238,9 @@ class _Aligner:
     # -- the result ----------------------------------------------------------------------------
 
     def _pairs(self) -> list[Pair]:
+        # texts paired as printed that cite rules: their citations are checked against the renumbering
+        citing = [o for o in self.a if id(o) in self.as_printed and _MAY_CITE.search(o.text)]
+        prepare(citing + [self.pair[id(o)] for o in citing])
         merged_old = {id(x) for ms in self.merged.values() for x in ms}
         renumbered = {}
         for o in self.a:
@@ -259,7 +272,11 @@ class _Aligner:
         """The kind of a pair, from its rule's own text (title and text); its examples are
         compared too, and a change in them is the flag `examples`."""
         if id(o) in self.as_printed and kind is None:
-            return Pair(o.key, n.key, "moved" if o.key != n.key else "unchanged")
+            moved = "moved" if o.key != n.key else "unchanged"
+            if o.cited and tuple(renumbered.get(c, c) for c in o.cited) != n.cited:
+                # the same words, but a cited number now names another rule than the one cited
+                return Pair(o.key, n.key, moved, ("reference-retargeted",))
+            return Pair(o.key, n.key, moved)
         prepare([o, n])
         flags = []
         if o.cited != n.cited and len(o.cited) == len(n.cited):
@@ -291,6 +308,7 @@ def _typography_differs(o: Unit, n: Unit) -> bool:
 
 
 _NUMBERS = re.compile(r"\d+(?:\.\d+[a-z]?)?")
+_MAY_CITE = re.compile(r"\d\d\d")
 
 
 def _container(u: Unit, cls: str) -> str:

@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("-n", "--number", action="store_true", help="number the lines")
     t.set_defaults(run=_text)
 
-    s = commands.add_parser("schema", help="print the JSON Schema of the parse output")
+    s = commands.add_parser("schema", help="print the JSON Schema of the parse output (or of the diff output)")
+    s.add_argument("which", nargs="?", choices=("document", "diff"), default="document",
+                   help="document (crparse parse --json, the default) or diff (crparse diff --json)")
     s.set_defaults(run=_schema)
 
     refs.add_commands(commands)
@@ -120,7 +122,7 @@ def _text(args) -> int:
 def _schema(args) -> int:
     from crparse.writers.json import schema
 
-    print(json.dumps(schema(), indent=2, ensure_ascii=False))
+    print(json.dumps(schema(args.which), indent=2, ensure_ascii=False))
     return exits.OK
 
 

@@ -169,6 +169,8 @@ def summary(d: Diff, *, colour: bool = False, texts: dict[str, str] | None = Non
         "Merged:": [p for p in d.pairs if p.kind == "merged"],
         "Examples changed (rule text unchanged):": [
             p for p in d.pairs if p.kind in ("unchanged", "moved") and "examples" in p.flags],
+        "Same words, but a citation now names another rule:": [
+            p for p in d.pairs if p.kind in ("unchanged", "moved") and "reference-retargeted" in p.flags],
         "Typography only:": [p for p in d.pairs if d.typography and p.kind in ("unchanged", "moved") and p.words
                              and "examples" not in p.flags and "references-renumbered" not in p.flags],
     }
@@ -228,6 +230,8 @@ def to_html(d: Diff, texts: dict[str, str] | None = None) -> str:
         ("Split", [p for p in d.pairs if p.kind == "split"]),
         ("Merged", [p for p in d.pairs if p.kind == "merged"]),
         ("Examples changed", [p for p in d.pairs if p.kind in ("unchanged", "moved") and "examples" in p.flags]),
+        ("Same words, but a citation now names another rule",
+         [p for p in d.pairs if p.kind in ("unchanged", "moved") and "reference-retargeted" in p.flags]),
         ("Added", [p for p in d.pairs if p.kind == "added"]),
         ("Removed", [p for p in d.pairs if p.kind == "removed"]),
     )

@@ -11,9 +11,8 @@ from crparse.align.units import texts
 from crparse.diff.words import word_diff
 from crparse.nodes import Document
 
-# The version of the diff JSON (crparse/writers/schema/diff.schema.json), separate from the
-# document JSON's: each can change without the other.
-DIFF_SCHEMA_VERSION = "1.0"
+# One version for every JSON crparse writes (the document, the diff): crparse.writers.json.
+from crparse.writers.json import SCHEMA_VERSION as DIFF_SCHEMA_VERSION  # noqa: E402
 
 
 class Release(msgspec.Struct, frozen=True):

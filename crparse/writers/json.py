@@ -17,7 +17,7 @@ import msgspec
 
 from crparse.nodes import Cited, Diagnostic, Document, Example, Reference
 
-SCHEMA_VERSION = "1.2"  # 1.1: source.files, links; 1.2: references
+SCHEMA_VERSION = "1.3"  # 1.1: source.files, links; 1.2: references; 1.3: the diff output (diff.schema.json)
 
 
 def _example(ex: Example) -> dict:
@@ -213,7 +213,7 @@ def _without_surrogates(data: dict) -> dict:
     return data
 
 
-def schema() -> dict:
-    """The published JSON Schema of the document object."""
-    text = resources.files("crparse.writers").joinpath("schema/document.schema.json").read_text(encoding="utf-8")
+def schema(which: str = "document") -> dict:
+    """A published JSON Schema: of the document object ("document") or of the diff ("diff")."""
+    text = resources.files("crparse.writers").joinpath(f"schema/{which}.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
