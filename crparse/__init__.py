@@ -18,34 +18,39 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
-from crparse.nodes import (
-    Block,
-    Cited,
-    ContentsEntry,
-    Diagnostic,
-    Document,
-    Example,
-    Fragment,
-    GlossaryEntry,
-    IndexEntry,
-    Link,
-    Reference,
-    Region,
-    Residue,
-    Rule,
-    Source,
-)
+
+_NODES = ("Block", "Cited", "ContentsEntry", "Diagnostic", "Document", "Example", "Fragment", "GlossaryEntry",
+          "IndexEntry", "Link", "Reference", "Region", "Residue", "Rule", "Source")
 
 if TYPE_CHECKING:
     from crparse.lookup import Lookup
+    from crparse.nodes import (
+        Block,
+        Cited,
+        ContentsEntry,
+        Diagnostic,
+        Document,
+        Example,
+        Fragment,
+        GlossaryEntry,
+        IndexEntry,
+        Link,
+        Reference,
+        Region,
+        Residue,
+        Rule,
+        Source,
+    )
     from crparse.pipeline import parse, source_lines
     from crparse.refs import ReferenceGraph, references
     from crparse.writers.json import SCHEMA_VERSION
 
 __version__ = "0.1.0"
 
-# name -> module that defines it, imported when the name is first used
+# name -> module that defines it, imported when the name is first used (the vocabulary too:
+# msgspec's import is a third of a short command's start-up, and `crparse history` needs none)
 _LAZY = {
+    **dict.fromkeys(_NODES, "crparse.nodes"),
     "parse": "crparse.pipeline",
     "source_lines": "crparse.pipeline",
     "references": "crparse.refs.resolve",
@@ -64,7 +69,7 @@ def __getattr__(name: str):
     return value
 
 
-def to_json(doc: Document, *, indent: int | None = None) -> str:
+def to_json(doc: "Document", *, indent: int | None = None) -> str:
     """The document and its references as the JSON contract's text (schema: `crparse schema`)."""
     from crparse.refs.resolve import references as find_references
     from crparse.writers.json import dumps

@@ -21,6 +21,10 @@ from crparse.limits import describe, max_input
 _TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
 
 
+# The formats a document can be read as (crparse.readers.detect chooses one; --format names one).
+FORMATS = ("text", "markdown", "rst", "html", "docx", "pdf", "rtf")
+
+
 class Input(NamedTuple):
     path: str
     named: bool  # given by the user, rather than found in a directory

@@ -14,8 +14,8 @@ from crparse.align.pairs import KINDS, Alignment, Pair
 __all__ = ["KINDS", "Alignment", "Pair", "align"]
 
 
-def align(old, new) -> Alignment:
+def align(old, new, **units) -> Alignment:
     """Pair every node of `old` with its counterpart in `new` (crparse.align.match)."""
     from crparse.align.match import align as _align
 
-    return _align(old, new)
+    return _align(old, new, **units)

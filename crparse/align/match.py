@@ -47,8 +47,12 @@ CANDIDATES = 8  # from the word index, per old unit
 SPLIT_CONTAINMENT = 85  # partial_ratio of a piece in the text it was split from
 
 
-def align(old: Document, new: Document) -> Alignment:
-    a, b = units(old), units(new)
+def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
+          new_units: list[Unit] | None = None) -> Alignment:
+    """`old_units`/`new_units`: the documents' units when the caller has them (a chain of
+    releases aligns each document twice, as new and then as old: units(doc) once is enough)."""
+    a = old_units if old_units is not None else units(old)
+    b = new_units if new_units is not None else units(new)
     return Alignment(old, new, tuple(_Aligner(a, b).run()))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import crparse
 from crparse.cli import exits
-from crparse.readers.detect import FORMATS
+from crparse.inputs import FORMATS
 
 
 def add_commands(commands) -> None:

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
-from crparse.cli import diff, exits, refs
+from crparse.cli import corpus, diff, exits, refs
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
-from crparse.readers.detect import FORMATS
+from crparse.inputs import FORMATS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     refs.add_commands(commands)
     diff.add_commands(commands)
+    corpus.add_commands(commands)
     return parser
 
 

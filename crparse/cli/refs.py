@@ -4,16 +4,29 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import crparse
 from crparse.cli import exits
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
-from crparse.lookup import Lookup
-from crparse.nodes import Reference
-from crparse.readers.detect import FORMATS
-from crparse.writers.json import path_text
-from crparse.writers.summary import printable
+from crparse.inputs import FORMATS
+
+if TYPE_CHECKING:
+    from crparse.nodes import Reference
+
+
+def printable(text: str) -> str:
+    # the writers (and msgspec) are imported when output is written, not for every command's start
+    from crparse.writers.summary import printable as _printable
+
+    return _printable(text)
+
+
+def path_text(path) -> str:
+    from crparse.writers.json import path_text as _path_text
+
+    return _path_text(path)
 
 
 def add_commands(commands) -> None:
@@ -155,6 +168,8 @@ def run_cite_check(args) -> int:
     if doc is None:
         return exits.REFUSED
     release = doc.effective_date or path_text(doc.source.path or args.cr)
+    from crparse.lookup import Lookup
+
     targets = Lookup(doc)
     status, files, total, stale = exits.OK, 0, 0, 0
     for item in inputs(args.files, editions=False):

@@ -19,7 +19,7 @@ from itertools import islice
 from crparse import shapes as S
 from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
 
-FORMATS = ("text", "markdown", "rst", "html", "docx", "pdf", "rtf")
+from crparse.inputs import FORMATS  # noqa: E402  (re-exported: readers choose among them)
 _NAMES = {"text": "plain text", "markdown": "Markdown", "rst": "reStructuredText", "html": "HTML",
           "docx": "DOCX", "pdf": "PDF", "rtf": "RTF"}
 

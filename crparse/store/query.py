@@ -1,0 +1,183 @@
+"""Questions the store answers without parsing: the history of a rule, where a phrase occurs,
+which release a copy is, and what an old number is called now."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from typing import NamedTuple
+
+from crparse.errors import CrparseError
+from crparse.store.db import dated_releases
+
+
+class Version(NamedTuple):
+    date: str
+    key: str
+    kind: str  # born, unchanged, changed, moved, moved+changed, split, merged
+    flags: tuple[str, ...]
+    text: str
+
+
+class History(NamedTuple):
+    lineage: str
+    asked: str  # the number as asked
+    at: str  # the date it was asked at
+    versions: list[Version]
+    end: str | None = None  # removed / merged
+    ended: str | None = None  # the date of the first release without it
+    born_of: str | None = None
+    merged_into: str | None = None
+    now: str | None = None  # another lineage that holds the asked number in the newest release
+
+    @property
+    def changes(self) -> list[Version]:
+        """The versions where something happened: born, reworded, renumbered, split, merged."""
+        return [v for v in self.versions if v.kind != "unchanged" or v.flags and "reference-retargeted" in v.flags]
+
+
+def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
+    """The release in force at `date` (the newest dated on or before it); the newest if None."""
+    releases = [r for r in dated_releases(db) if _has_lineage(db, r[0])]
+    if not releases:
+        raise CrparseError("the store has no lineage yet: run `crparse index DIR`")
+    if date is None:
+        return releases[-1][0], releases[-1][1]
+    earlier = [r for r in releases if r[1] <= date]
+    if not earlier:
+        raise CrparseError(f"no release on or before {date} in the store (the first is {releases[0][1]})")
+    return earlier[-1][0], earlier[-1][1]
+
+
+def _has_lineage(db: sqlite3.Connection, release: int) -> bool:
+    return db.execute("SELECT 1 FROM node_lineage WHERE release = ? LIMIT 1", (release,)).fetchone() is not None
+
+
+def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
+    key = key.rstrip(".") if not key.startswith("glossary:") else key
+    release, date = release_at(db, at)
+    row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key)).fetchone()
+    if row is None and not key.startswith("glossary:"):
+        row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ? COLLATE NOCASE",
+                         (release, f"glossary:{key}")).fetchone()
+    if row is None:
+        raise CrparseError(f"no rule {key} in the release of {date}")
+    lineage = row[0]
+    rows = db.execute(
+        """SELECT r.date, n.key, n.text, p.kind, p.flags FROM node_lineage l
+           JOIN nodes n ON n.release = l.release AND n.key = l.key
+           JOIN releases r ON r.id = n.release
+           LEFT JOIN pairs p ON p.new_release = n.release AND p.new_key = n.key
+           WHERE l.lineage = ? ORDER BY r.date""",
+        (lineage,),
+    ).fetchall()
+    versions, seen = [], set()
+    for d, k, text, kind, flags in rows:
+        if d in seen:  # a merged node has a pair from each old node: one version
+            continue
+        seen.add(d)
+        versions.append(Version(d, k, "born" if kind is None or not versions else kind, tuple((flags or "").split()), text))
+    end, born_of, merged_into = db.execute("SELECT end, born_of, merged_into FROM lineages WHERE id = ?", (lineage,)).fetchone()
+    later = [d for _, d, _ in dated_releases(db) if d > versions[-1].date]
+    ended = later[0] if end and later else None
+    # the number asked may name another rule in the newest release (a stale number)
+    now = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release_at(db, None)[0], key)).fetchone()
+    return History(lineage, key, date, versions, end, ended, born_of, merged_into,
+                   now[0] if now is not None and now[0] != lineage else None)
+
+
+class Occurrence(NamedTuple):
+    lineage: str | None
+    keys: list[str]  # its numbers, in order
+    first: str
+    last: str
+    releases: int
+
+
+def search(db: sqlite3.Connection, phrase: str, *, limit: int | None = None) -> list[Occurrence]:
+    """The rules whose text held `phrase` (words in order, case and punctuation ignored: FTS5
+    phrase query), each with the first and last release it held it in."""
+    words = phrase.replace('"', " ").split()
+    if not words:
+        raise CrparseError("nothing to search for")
+    query = '"' + " ".join(words) + '"'
+    rows = db.execute(
+        """SELECT l.lineage, n.key, r.date FROM nodes_fts f
+           JOIN nodes n ON n.id = f.rowid JOIN releases r ON r.id = n.release
+           LEFT JOIN node_lineage l ON l.release = n.release AND l.key = n.key
+           WHERE nodes_fts MATCH ? ORDER BY r.date, n.ord""",
+        (query,),
+    ).fetchall()
+    groups: dict[str, list] = {}  # lineage -> [lineage, keys, first, last, releases]
+    for lineage, key, date in rows:
+        group = groups.get(lineage or f"{date}:{key}")
+        if group is None:
+            groups[lineage or f"{date}:{key}"] = [lineage, [key], date or "", date or "", 1]
+            continue
+        if key != group[1][-1]:
+            group[1].append(key)
+        group[3] = date or group[3]
+        group[4] += 1
+    out = sorted((Occurrence(*g) for g in groups.values()), key=lambda o: (o.first, o.keys[0]))
+    return out[:limit] if limit else out
+
+
+class Identification(NamedTuple):
+    units: int  # units of the copy
+    best: list[str]  # dates of the releases matching the most units
+    matched: int  # units matching each of them
+    runner_up: tuple[str, int] | None
+    evidence: list[tuple[str, list[str]]] = []  # (unit key, dates holding that text)
+
+
+def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Identification:
+    """The releases whose texts a copy matches best. `digests`: unit key -> (masked, exact)
+    comparison digests (crparse.store.index.digests). Releases are ranked by the units they hold
+    word for word (typography aside), then by those they hold but for renumbered citations.
+    Evidence: the copy's units whose words few releases hold, the best among them."""
+    holders: dict[str, set[int]] = defaultdict(set)
+    for column, wanted in (("exact", {e for _, e in digests.values()}), ("digest", {d for d, _ in digests.values()})):
+        wanted = list(wanted)
+        for k in range(0, len(wanted), 500):
+            chunk = wanted[k : k + 500]
+            for release, digest in db.execute(
+                f"SELECT release, {column} FROM nodes WHERE {column} IN ({','.join('?' * len(chunk))})", chunk
+            ):
+                holders[digest].add(release)
+    dates = {rid: date for rid, date, _ in dated_releases(db)}
+    score: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for masked, exact in digests.values():
+        for release in holders.get(exact, ()):
+            if release in dates:
+                score[release][0] += 1
+        for release in holders.get(masked, ()):
+            if release in dates:
+                score[release][1] += 1
+    if not score:
+        return Identification(len(digests), [], 0, None)
+    top = max(score.values())
+    best_ids = {r for r, s in score.items() if s == top}
+    best = sorted(dates[r] for r in best_ids)
+    others = sorted(((s, dates[r]) for r, s in score.items() if s != top), reverse=True)
+    evidence = []
+    for key, (_, exact) in digests.items():
+        held = holders.get(exact, set()) & dates.keys()
+        if held and held & best_ids and len(held) < len(dates):
+            evidence.append((len(held), key, sorted(dates[r] for r in held)))
+    evidence.sort()
+    return Identification(
+        len(digests), best, top[0], (others[0][1], others[0][0][0]) if others else None,
+        [(key, held) for _, key, held in evidence[:8]],
+    )
+
+
+def current_number(db: sqlite3.Connection, key: str, since: str) -> tuple[str | None, str]:
+    """What the rule numbered `key` in the release in force at `since` is numbered now (None:
+    it is gone), and the date of the newest release."""
+    release, _ = release_at(db, since)
+    row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key)).fetchone()
+    newest, newest_date = release_at(db, None)
+    if row is None:
+        return None, newest_date
+    now = db.execute("SELECT key FROM node_lineage WHERE release = ? AND lineage = ?", (newest, row[0])).fetchone()
+    return (now[0] if now else None), newest_date
