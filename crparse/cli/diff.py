@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import crparse
 from crparse.cli import exits
+from crparse.errors import CrparseError
 from crparse.inputs import FORMATS
 
 
@@ -19,8 +21,9 @@ def add_commands(commands) -> None:
         "Typography that changed between eras (quotes, dashes, (TM), _italics_, {T}) is ignored "
         "unless --typography. Exit status 0 when the releases have the same rules, 1 when they differ.",
     )
-    d.add_argument("old", metavar="OLD", help="the older release (a file)")
-    d.add_argument("new", metavar="NEW", help="the newer release (a file)")
+    d.add_argument("old", metavar="OLD", help="the older release: a file, or a date (the release in force then, from the store)")
+    d.add_argument("new", metavar="NEW", help="the newer release: a file, or a date")
+    d.add_argument("--db", metavar="PATH", help="the store, for releases given as dates (default: the user's cache directory)")
     out = d.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the diff as JSON (crparse schema diff)")
     out.add_argument("--html", action="store_true", help="print the diff as a standalone HTML page")
@@ -31,14 +34,31 @@ def add_commands(commands) -> None:
     d.set_defaults(run=run_diff)
 
 
+_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _release(given: str, db: str | None) -> Path:
+    """A file as given; a date that names no file: the stored release in force at that date."""
+    path = Path(given)
+    if path.exists() or not _DATE.fullmatch(given):
+        return path
+    from crparse.store import connect
+    from crparse.store.db import dated_releases
+
+    releases = [r for r in dated_releases(connect(db)) if r[1] <= given]
+    if not releases:
+        raise CrparseError(f"no release on or before {given} in the store")
+    return Path(releases[-1][2])
+
+
 def run_diff(args) -> int:
     from crparse.align import align
     from crparse.align.units import texts
     from crparse.diff.render import summary, to_html, to_json
     from crparse.diff.report import diff
 
-    old = crparse.parse(Path(args.old), format=args.format)
-    new = crparse.parse(Path(args.new), format=args.format)
+    old = crparse.parse(_release(args.old, args.db), format=args.format)
+    new = crparse.parse(_release(args.new, args.db), format=args.format)
     result = diff(align(old, new), typography=args.typography)
     if args.json:
         sys.stdout.write(to_json(result, indent=2) + "\n")

@@ -55,6 +55,9 @@ def add_commands(commands) -> None:
     c.add_argument("--cr", required=True, metavar="PATH", help="the Comprehensive Rules release to check against")
     c.add_argument("--json", action="store_true", help="print JSON Lines, one citation per line")
     c.add_argument("--all", action="store_true", help="list every citation, not only stale ones")
+    c.add_argument("--since", metavar="DATE", help="the citations were written against the release in force at "
+                   "DATE: suggest each cited rule's current number (needs the store: crparse index)")
+    c.add_argument("--db", metavar="PATH", help="the store for --since (default: the user's cache directory)")
     c.set_defaults(run=run_cite_check)
 
 
@@ -161,6 +164,32 @@ def _summary(doc, graph, args) -> int:
     return exits.OK
 
 
+class _Renumbering:
+    """The current number of rules cited as of an older release, from the store's lineage."""
+
+    def __init__(self, db: str | None, since: str):
+        from crparse.store import connect
+        from crparse.store.query import release_at
+
+        self.db = connect(db)
+        self.since = since
+        self.date = release_at(self.db, since)[1]
+        self.cache: dict[str, str | None] = {}
+
+    def of(self, cit) -> dict[str, str | None]:
+        """Cited number -> its number now (None: gone), for those that changed."""
+        from crparse.store.query import current_number
+
+        out = {}
+        for c in cit.cited:
+            for number in dict.fromkeys((c.first, c.last)):
+                if number not in self.cache:
+                    self.cache[number] = current_number(self.db, number, self.since)[0]
+                if self.cache[number] != number:
+                    out[number] = self.cache[number]
+        return out
+
+
 def run_cite_check(args) -> int:
     from crparse.refs.cite import check_file
 
@@ -171,6 +200,7 @@ def run_cite_check(args) -> int:
     from crparse.lookup import Lookup
 
     targets = Lookup(doc)
+    renumbered = _Renumbering(args.db, args.since) if args.since else None
     status, files, total, stale = exits.OK, 0, 0, 0
     for item in inputs(args.files, editions=False):
         if item.skipped:
@@ -188,18 +218,23 @@ def run_cite_check(args) -> int:
         files += 1
         for cit in found:
             total += 1
-            bad = cit.stale
+            now = renumbered.of(cit) if renumbered else {}
+            bad = cit.stale or now
             stale += bool(bad)
             if not bad and not args.all:
                 continue
             if args.json:
-                print(json.dumps({
-                    "path": path_text(cit.path), "line": cit.line, "column": cit.column, "text": cit.text,
-                    "missing": list(cit.missing),
-                    "release": release,
-                }, ensure_ascii=False))
+                record = {"path": path_text(cit.path), "line": cit.line, "column": cit.column, "text": cit.text,
+                          "missing": list(cit.missing), "release": release}
+                if renumbered:
+                    record["since"] = renumbered.date
+                    record["current"] = now
+                print(json.dumps(record, ensure_ascii=False))
             else:
-                verdict = f"no rule {', '.join(cit.missing)} in the CR of {release}" if bad else "ok"
+                verdict = "; ".join(
+                    ([f"no rule {', '.join(cit.missing)} in the CR of {release}"] if cit.stale else [])
+                    + [f"{old} of {renumbered.date} is {new or 'gone'} now" for old, new in now.items()]
+                ) or "ok"
                 print(f"{printable(cit.path)}:{cit.line}:{cit.column}: {printable(cit.text)}: {printable(verdict)}")
     _report(f"{total} citations in {files} files; {stale} stale against the CR of {release}")
     if status == exits.OK and stale:

@@ -127,16 +127,25 @@ def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[U
     """Align the consecutive dated releases not yet aligned; `cache` holds parsed releases by
     id (a few at most: older ones are dropped)."""
     releases = dated_releases(db)
+    consecutive = {(a[0], b[0]) for a, b in zip(releases, releases[1:])}
     done = set(db.execute("SELECT old_release, new_release FROM steps"))
+    obsolete = done - consecutive  # a release stored between two aligned ones parts them
+    if obsolete:
+        db.execute("BEGIN")
+        db.executemany("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", obsolete)
+        db.executemany("DELETE FROM steps WHERE old_release = ? AND new_release = ?", obsolete)
+        db.execute("COMMIT")
     wanted = [(a, b) for a, b in zip(releases, releases[1:]) if (a[0], b[0]) not in done]
 
     def load(release: tuple[int, str, str]) -> tuple[Document, list[Unit]]:
-        if release[0] not in cache:
+        parsed = cache.pop(release[0], None)
+        if parsed is None:
             doc = parse(Path(release[2]))
-            cache[release[0]] = (doc, units(doc))
+            parsed = (doc, units(doc))
+        cache[release[0]] = parsed  # the most recently used last
         while len(cache) > 3:
             del cache[next(iter(cache))]
-        return cache[release[0]]
+        return parsed
 
     for n, (a, b) in enumerate(wanted, 1):
         (old, old_units), (new, new_units) = load(a), load(b)

@@ -1,0 +1,223 @@
+"""The store (crparse.store) and the lineage it holds, on a corpus of four small releases
+written here: a rule inserted (later numbers pushed up), a rule reworded, a rule split, a rule
+removed. Then the CLI over it, an interrupted index, and an index that is incremental."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from crparse.lineage import chain
+from crparse.store import connect
+from crparse.store.index import index
+from crparse.store.query import current_number, history, search
+
+BASE = {
+    "100.1": "These Magic rules apply to any Magic game with two or more players.",
+    "100.2": "To play, each player needs their own deck of traditional Magic cards.",
+    "100.3": "Some formats and casual variants allow players to use supplemental rules.",
+    "101.1": "Whenever a card's text directly contradicts these rules, the card takes precedence.",
+    "101.2": "When a rule or effect allows or directs something to happen, and another effect states that it "
+             "can't happen, the \"can't\" effect takes precedence. Adding abilities to an object is an exception.",
+    "101.3": "Any part of an instruction that's impossible to perform is ignored (see rule 100.3).",
+}
+MONTHS = ["January", "April", "July", "October"]
+
+
+def release(rules: dict[str, str], month: int) -> str:
+    lines = ["Magic: The Gathering Comprehensive Rules", "",
+             f"These rules are effective as of {MONTHS[month]} 1, 2020.", "", "1. Game Concepts", ""]
+    for section, title in (("100", "General"), ("101", "The Magic Golden Rules")):
+        lines += [f"{section}. {title}", ""]
+        for number, text in rules.items():
+            if number.split(".")[0] == section:
+                lines += [f"{number}. {text}", ""]
+    lines += ["Glossary", "", "Ability", "Text on an object that explains what it does.", "",
+              "Active Player", "The player whose turn it is.", "", "Credits", "", "Somebody"]
+    return "\n".join(lines) + "\n"
+
+
+def releases() -> list[dict[str, str]]:
+    r1 = dict(BASE)
+    # 2020-04-01: 100.2 inserted (100.2, 100.3 pushed up), 101.3 cites the moved 100.3 as 100.4
+    r2 = {"100.1": BASE["100.1"], "100.2": "A commander deck has exactly one hundred cards, all different.",
+          "100.3": BASE["100.2"], "100.4": BASE["100.3"], "101.1": BASE["101.1"], "101.2": BASE["101.2"],
+          "101.3": BASE["101.3"].replace("100.3", "100.4")}
+    # 2020-07-01: 101.2 split in two; 101.1 reworded
+    r3 = dict(r2)
+    r3["101.1"] = BASE["101.1"].replace("takes precedence", "wins")
+    r3["101.2"] = BASE["101.2"].replace(" Adding abilities to an object is an exception.", "")
+    r3["101.3"] = "Adding abilities to an object is an exception to rule 101.2."
+    r3["101.4"] = r2["101.3"]
+    # 2020-10-01: 100.2 (the commander rule) removed, later rules pushed down
+    r4 = {"100.1": r3["100.1"], "100.2": r3["100.3"], "100.3": r3["100.4"], "101.1": r3["101.1"],
+          "101.2": r3["101.2"], "101.3": r3["101.3"], "101.4": r3["101.4"].replace("100.4", "100.3")}
+    return [r1, r2, r3, r4]
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    folder = tmp_path / "releases"
+    folder.mkdir()
+    for month, rules in enumerate(releases()):
+        (folder / f"2020-{3 * month + 1:02d}-01.txt").write_text(release(rules, month))
+    return folder
+
+
+@pytest.fixture
+def store(corpus, tmp_path):
+    db = connect(tmp_path / "store.sqlite", create=True)
+    report = index(db, [str(corpus)])
+    assert len(report.added) == 4 and report.aligned == 3 and report.lineages
+    return db
+
+
+def test_history_follows_a_rule_through_renumberings(store):
+    h = history(store, "100.3", "2020-01-01")  # the supplemental rules one, 100.3 then 100.4 then 100.3
+    assert h.lineage == "2020-01-01:100.3"
+    assert [(v.date, v.key, v.kind) for v in h.versions] == [
+        ("2020-01-01", "100.3", "born"), ("2020-04-01", "100.4", "moved"),
+        ("2020-07-01", "100.4", "unchanged"), ("2020-10-01", "100.3", "moved")]
+    assert h.end is None and h.now is None
+
+
+def test_history_of_a_citing_rule_is_not_changed_by_renumbered_citations(store):
+    h = history(store, "101.3", "2020-01-01")
+    kinds = [(v.key, v.kind, v.flags) for v in h.versions]
+    assert kinds[1] == ("101.3", "unchanged", ("references-renumbered",))
+    assert kinds[2][:2] == ("101.4", "moved") and kinds[3] == ("101.4", "unchanged", ("references-renumbered",))
+
+
+def test_history_of_a_split_rule_and_of_its_new_piece(store):
+    h = history(store, "101.2", "2020-01-01")
+    assert [v.kind for v in h.versions] == ["born", "unchanged", "split", "unchanged"]
+    piece = history(store, "101.3", "2020-07-01")
+    assert piece.lineage == "2020-07-01:101.3" and piece.born_of == "2020-01-01:101.2"
+
+
+def test_a_removed_rule_ends_and_its_number_is_reported_stale(store):
+    h = history(store, "100.2", "2020-04-01")  # the commander rule
+    assert h.end == "removed" and h.ended == "2020-10-01"
+    assert h.now == "2020-01-01:100.2"  # 100.2 in the newest release: the deck rule, pushed back down
+
+
+def test_current_number_of_an_old_citation(store):
+    assert current_number(store, "100.3", "2020-01-01") == ("100.3", "2020-10-01")
+    assert current_number(store, "100.2", "2020-05-01") == (None, "2020-10-01")  # removed
+    assert current_number(store, "101.3", "2020-02-01") == ("101.4", "2020-10-01")
+
+
+def test_search_reports_first_and_last_release_of_a_phrase(store):
+    [found] = search(store, "commander deck")
+    assert (found.keys, found.first, found.last, found.releases) == (["100.2"], "2020-04-01", "2020-07-01", 2)
+    assert search(store, "no such words anywhere") == []
+
+
+def test_the_store_agrees_with_chaining_the_parsed_releases(store, corpus):
+    """Two ways to the same lineages: from the stored pairs (crparse.lineage.link) and by
+    aligning the parsed documents again (crparse.lineage.chain)."""
+    import crparse
+
+    docs = [crparse.parse(p) for p in sorted(corpus.iterdir())]
+    direct = chain(docs)
+    stored = dict(store.execute("SELECT id, end FROM lineages"))
+    assert stored == {lid: lin.end for lid, lin in direct.lineages.items()}
+
+
+def test_index_is_incremental(store, corpus, tmp_path):
+    again = index(store, [str(corpus)])
+    assert (again.added, again.known, again.aligned, again.lineages) == ([], 4, 0, None)
+    # a release between two stored ones: aligned with both neighbours, the lineage chained again
+    (corpus / "2020-05-01.txt").write_text(release(releases()[1], 1).replace("April 1", "May 1").replace(
+        "exactly one hundred cards", "exactly 100 cards"))
+    more = index(store, [str(corpus)])
+    assert len(more.added) == 1 and more.aligned == 2 and more.lineages
+    h = history(store, "100.2", "2020-04-01")
+    assert [(v.date, v.kind) for v in h.versions] == [("2020-04-01", "born"), ("2020-05-01", "changed"), ("2020-07-01", "changed")]
+
+
+def _run_index_killed(db: Path, corpus: Path, after: int) -> int:
+    """`crparse index` in a child that SIGKILLs itself at its `after`-th write to the store
+    (inside a transaction: the kill lands between a BEGIN and its COMMIT)."""
+    script = textwrap.dedent(f"""
+        import os, signal, sys
+        from crparse.store import connect
+        from crparse.store.index import index
+
+        class Killing:
+            def __init__(self, db):
+                self.db, self.writes = db, 0
+            def execute(self, sql, *args):
+                return self.db.execute(sql, *args)
+            def executemany(self, sql, rows):
+                self.writes += 1
+                if self.writes == {after}:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return self.db.executemany(sql, rows)
+
+        index(Killing(connect(sys.argv[1], create=True)), [sys.argv[2]])
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(db), str(corpus)], cwd=ROOT, capture_output=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    return done.returncode
+
+
+# the writes: 2 for each release (nodes, references), 1 for each pair of releases after the
+# first, then 2 for the lineage: kill in the first release, in the second's pairs, in the lineage
+@pytest.mark.parametrize("after", [2, 5, 13])
+def test_a_killed_index_leaves_a_usable_store_and_the_next_run_finishes(corpus, tmp_path, after):
+    db = tmp_path / "killed.sqlite"
+    assert _run_index_killed(db, corpus, after) == -signal.SIGKILL
+    store = connect(db)
+    stored = store.execute("SELECT count(*) FROM releases").fetchone()[0]
+    assert stored == {2: 0, 5: 2, 13: 4}[after]
+    # every stored release is whole: its nodes and their full-text entries are there
+    for (release, nodes) in store.execute("SELECT id, nodes FROM releases"):
+        assert store.execute("SELECT count(*) FROM nodes WHERE release = ?", (release,)).fetchone()[0] == nodes
+    report = index(store, [str(corpus)])
+    assert report.known == stored and len(report.added) == 4 - stored
+    assert history(store, "100.3", "2020-01-01").versions[-1].date == "2020-10-01"
+    assert store.execute("SELECT count(*) FROM nodes").fetchone()[0] == store.execute(
+        "SELECT count(*) FROM nodes_fts").fetchone()[0]
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def crparse_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "crparse", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, **(env or {})), timeout=120)
+
+
+def test_cli_index_history_search_identify(corpus, tmp_path):
+    db = str(tmp_path / "cli.sqlite")
+    built = crparse_cli("index", str(corpus), "--db", db)
+    assert built.returncode == 0, built.stderr
+    assert "4 release(s) added" in built.stdout
+    h = json.loads(crparse_cli("history", "100.3", "--at", "2020-01-15", "--json", "--db", db).stdout)
+    assert h["lineage"] == "2020-01-01:100.3" and [v["number"] for v in h["versions"]] == ["100.3", "100.4", "100.3"]
+    found = json.loads(crparse_cli("search", "commander deck", "--json", "--db", db).stdout)
+    assert [(f["numbers"], f["first"], f["last"]) for f in found] == [(["100.2"], "2020-04-01", "2020-07-01")]
+    fragment = tmp_path / "fragment.txt"
+    rules = releases()[2]
+    fragment.write_text("".join(f"{k}. {rules[k]}\n\n" for k in ("101.1", "101.2", "101.3", "101.4")))
+    who = json.loads(crparse_cli("identify", str(fragment), "--json", "--db", db).stdout)
+    assert who["best"] == ["2020-07-01"] and who["matched"] == 4
+    assert any(e["number"] == "101.1" for e in who["evidence"])
+
+
+def test_commands_that_need_a_store_say_how_to_build_it(tmp_path):
+    missing = tmp_path / "none.sqlite"
+    for args in (["history", "100.1"], ["search", "deck"], ["identify", str(tmp_path / "x.txt")]):
+        result = crparse_cli(*args, "--db", str(missing))
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "crparse index DIR" in result.stderr and str(missing) in result.stderr
+    assert not missing.exists()
