@@ -102,11 +102,15 @@ class _Aligner:
         self._exact()
         self._glossary_terms()
         self._containers("section", "rule")
+        self._residue("section")  # by their titles alone: sections first, they are the rules' parents
         self._containers("part", "section")
-        for _ in range(2):
-            self._residue("rule")
+        # rules before subrules, so that a subrule's parent is paired when it is scored (two
+        # subrules with the same words under different rules go where their rules went), then
+        # all that is left again, with the pairs of the first runs as parents and neighbours
+        self._residue("rule", subrules=False)
+        self._residue("rule", subrules=True)
+        self._residue("rule")
         self._residue("glossary")
-        self._residue("section")
         self._splits_and_merges()
         return self._pairs()
 
@@ -174,8 +178,12 @@ class _Aligner:
         for i, j in _assign(scores):
             self._link(old[i], new[j])
 
-    def _residue(self, cls: str) -> None:
+    def _residue(self, cls: str, *, subrules: bool | None = None) -> None:
+        """Pair the free units of `cls` (`subrules`: only the old subrules, or only the old
+        rules; None: both) with free units of the new release."""
         old = self._free(self.a_cls[cls], self.pair)
+        if subrules is not None:
+            old = [u for u in old if u.key[-1].isalpha() == subrules]
         new = self._free(self.b_cls[cls], self.back)
         if not old or not new:
             return
@@ -204,6 +212,11 @@ class _Aligner:
             yield p.following
         if o.following is not None and (f := self.pair.get(id(o.following))) is not None and f.previous is not None:
             yield f.previous
+        parent = self._parent_of(o, self.a_by_key)
+        if parent is not None and (p := self.pair.get(id(parent))) is not None:
+            same_place = self.b_by_key.get(p.key + o.key[len(parent.key):])  # 313.1 under 313 -> 513.1
+            if same_place is not None:
+                yield same_place
 
     def _score(self, o: Unit, n: Unit) -> float | None:
         similarity = max(fuzz.ratio(o.core, n.core), fuzz.ratio(o.masked, n.masked)) / 100
