@@ -185,8 +185,8 @@ def test_a_killed_index_leaves_a_usable_store_and_the_next_run_finishes(corpus, 
     report = index(store, [str(corpus)])
     assert report.known == stored and len(report.added) == 4 - stored
     assert history(store, "100.3", "2020-01-01").versions[-1].date == "2020-10-01"
-    assert store.execute("SELECT count(*) FROM nodes").fetchone()[0] == store.execute(
-        "SELECT count(*) FROM nodes_fts").fetchone()[0]
+    assert store.execute("SELECT count(*) FROM texts").fetchone()[0] == store.execute(
+        "SELECT count(*) FROM texts_fts").fetchone()[0]
 
 
 # -- the command line ------------------------------------------------------------------------------

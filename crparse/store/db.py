@@ -26,19 +26,27 @@ CREATE TABLE IF NOT EXISTS releases (
     format TEXT NOT NULL,
     nodes INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS nodes (
+-- each distinct text once: most rules read the same in release after release, so the texts of
+-- 112 releases are ~25,000, not 290,000 (and the full-text index is built over those)
+CREATE TABLE IF NOT EXISTS texts (
     id INTEGER PRIMARY KEY,       -- the rowid the full-text index refers to
+    sha1 TEXT NOT NULL UNIQUE,    -- of the text as printed
+    text TEXT NOT NULL            -- title, text and examples, as printed
+);
+CREATE TABLE IF NOT EXISTS nodes (
+    id INTEGER PRIMARY KEY,
     release INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
     key TEXT NOT NULL,            -- "702.140a", "702", "7" or "glossary:Term"
     kind TEXT NOT NULL,           -- part, section, rule, subrule, glossary
     ord INTEGER NOT NULL,         -- position in the release
-    text TEXT NOT NULL,           -- title, text and examples, as printed
+    text INTEGER NOT NULL REFERENCES texts(id),
     digest TEXT NOT NULL,         -- sha1 of the text with typography folded and cited numbers masked
     exact TEXT NOT NULL,          -- sha1 of the text with typography folded (cited numbers kept)
     UNIQUE (release, key)
 );
 CREATE INDEX IF NOT EXISTS nodes_digest ON nodes (digest);
 CREATE INDEX IF NOT EXISTS nodes_exact ON nodes (exact);
+CREATE INDEX IF NOT EXISTS nodes_text ON nodes (text);
 CREATE TABLE IF NOT EXISTS refs (
     release INTEGER NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
     source TEXT NOT NULL,
@@ -75,7 +83,7 @@ CREATE TABLE IF NOT EXISTS lineages (
 CREATE TABLE IF NOT EXISTS node_lineage (release INTEGER NOT NULL, key TEXT NOT NULL, lineage TEXT NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS node_lineage_key ON node_lineage (release, key);
 CREATE INDEX IF NOT EXISTS node_lineage_id ON node_lineage (lineage);
-CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5 (text, content='nodes', content_rowid='id');
+CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5 (text, content='texts', content_rowid='id');
 """
 
 
@@ -105,6 +113,9 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False) -> s
         db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit: BEGIN ... COMMIT
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA journal_mode = WAL")  # a killed writer leaves the last commit readable
+        # WAL with NORMAL sync: never corrupt; a power cut may lose the last commits, which the
+        # next `crparse index` makes again (it is a cache of the releases)
+        db.execute("PRAGMA synchronous = NORMAL")
         db.executescript(SCHEMA)
         version = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
         if version is None:

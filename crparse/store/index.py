@@ -108,9 +108,10 @@ def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], sha: s
             (doc.source.path, sha, doc.effective_date, doc.source.format, len(us)),
         )
         release = cur.lastrowid
-        rows = [(release, u.key, kinds.get(u.key, "glossary"), u.order, u.text, d, e) for u, (d, e) in zip(us, digests(us))]
+        text_ids = _texts(db, [u.text for u in us])
+        rows = [(release, u.key, kinds.get(u.key, "glossary"), u.order, t, d, e)
+                for u, t, (d, e) in zip(us, text_ids, digests(us))]
         db.executemany("INSERT OR IGNORE INTO nodes (release, key, kind, ord, text, digest, exact) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        db.execute("INSERT INTO nodes_fts (rowid, text) SELECT id, text FROM nodes WHERE release = ?", (release,))
         db.executemany(
             "INSERT INTO refs (release, source, text, target, status) VALUES (?, ?, ?, ?, ?)",
             [(release, r.source, r.text, t, r.status) for r in refs for t in (r.targets or (None,))],
@@ -120,6 +121,22 @@ def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], sha: s
         db.execute("ROLLBACK")
         raise
     return release
+
+
+def _texts(db: sqlite3.Connection, texts: list[str]) -> list[int]:
+    """The ids of `texts` in the texts table, the new ones inserted and full-text indexed."""
+    hashes = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+    known: dict[str, int] = {}
+    unique = list(dict.fromkeys(hashes))
+    for k in range(0, len(unique), 500):
+        chunk = unique[k : k + 500]
+        known.update(db.execute(f"SELECT sha1, id FROM texts WHERE sha1 IN ({','.join('?' * len(chunk))})", chunk))
+    last = db.execute("SELECT coalesce(max(id), 0) FROM texts").fetchone()[0]
+    for h, t in zip(hashes, texts):
+        if h not in known:
+            known[h] = db.execute("INSERT INTO texts (sha1, text) VALUES (?, ?)", (h, t)).lastrowid
+    db.execute("INSERT INTO texts_fts (rowid, text) SELECT id, text FROM texts WHERE id > ?", (last,))
+    return [known[h] for h in hashes]
 
 
 def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[Unit]]],

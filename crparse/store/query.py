@@ -64,8 +64,9 @@ def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
         raise CrparseError(f"no rule {key} in the release of {date}")
     lineage = row[0]
     rows = db.execute(
-        """SELECT r.date, n.key, n.text, p.kind, p.flags FROM node_lineage l
+        """SELECT r.date, n.key, t.text, p.kind, p.flags FROM node_lineage l
            JOIN nodes n ON n.release = l.release AND n.key = l.key
+           JOIN texts t ON t.id = n.text
            JOIN releases r ON r.id = n.release
            LEFT JOIN pairs p ON p.new_release = n.release AND p.new_key = n.key
            WHERE l.lineage = ? ORDER BY r.date""",
@@ -102,10 +103,10 @@ def search(db: sqlite3.Connection, phrase: str, *, limit: int | None = None) -> 
         raise CrparseError("nothing to search for")
     query = '"' + " ".join(words) + '"'
     rows = db.execute(
-        """SELECT l.lineage, n.key, r.date FROM nodes_fts f
-           JOIN nodes n ON n.id = f.rowid JOIN releases r ON r.id = n.release
+        """SELECT l.lineage, n.key, r.date FROM texts_fts f
+           JOIN nodes n ON n.text = f.rowid JOIN releases r ON r.id = n.release
            LEFT JOIN node_lineage l ON l.release = n.release AND l.key = n.key
-           WHERE nodes_fts MATCH ? ORDER BY r.date, n.ord""",
+           WHERE texts_fts MATCH ? ORDER BY r.date, n.ord""",
         (query,),
     ).fetchall()
     groups: dict[str, list] = {}  # lineage -> [lineage, keys, first, last, releases]
