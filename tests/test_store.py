@@ -221,3 +221,32 @@ def test_commands_that_need_a_store_say_how_to_build_it(tmp_path):
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
         assert "crparse index DIR" in result.stderr and str(missing) in result.stderr
     assert not missing.exists()
+
+
+def test_cli_lineage_without_a_store(corpus):
+    result = crparse_cli("lineage", str(corpus), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [r["date"] for r in data["releases"]] == ["2020-01-01", "2020-04-01", "2020-07-01", "2020-10-01"]
+    by_id = {l["id"]: l for l in data["lineages"]}
+    assert by_id["2020-04-01:100.2"]["end"] == "removed"
+    assert by_id["2020-07-01:101.3"]["born_of"] == "2020-01-01:101.2"
+    assert [s["number"] for s in by_id["2020-01-01:100.3"]["steps"]] == ["100.3", "100.4", "100.3"]
+    assert "100.2" in data["stale_numbers"]  # the deck rule, then the commander rule, then the deck rule
+
+
+def test_cli_diff_by_date_and_cite_check_since(corpus, tmp_path):
+    db = str(tmp_path / "cli.sqlite")
+    assert crparse_cli("index", str(corpus), "--db", db).returncode == 0
+    diff = crparse_cli("diff", "2020-01-15", "2020-04-01", "--json", "--db", db)
+    assert diff.returncode == 1, diff.stderr
+    data = json.loads(diff.stdout)
+    assert (data["old"]["date"], data["new"]["date"]) == ("2020-01-01", "2020-04-01")
+    assert {(p["old"], p["new"]) for p in data["pairs"] if p["kind"] == "moved"} == {("100.2", "100.3"), ("100.3", "100.4")}
+    code = tmp_path / "engine.py"
+    code.write_text("# CR 100.3: supplemental rules\n# CR 101.2 is the can't rule\n")
+    checked = crparse_cli("cite-check", str(code), "--cr", str(corpus / "2020-10-01.txt"), "--since", "2020-04-01",
+                          "--db", db, "--json")
+    records = [json.loads(line) for line in checked.stdout.splitlines()]
+    assert [(r["text"], r["current"]) for r in records] == [("CR 100.3", {"100.3": "100.2"})]
+    assert checked.returncode == 1
