@@ -44,6 +44,7 @@ MIN_SIMILARITY_IN_PLACE = 0.3
 # definition reads almost the same (Converted Mana Cost -> Mana Value).
 MIN_SIMILARITY_GLOSSARY = 0.75
 CANDIDATES = 8  # from the word index, per old unit
+SIBLING_CANDIDATES = 40  # children of the parent's pair, per old unit
 SPLIT_CONTAINMENT = 85  # partial_ratio of a piece in the text it was split from
 
 
@@ -67,6 +68,10 @@ class _Aligner:
             self.a_cls[u.cls].append(u)
         for u in b:
             self.b_cls[u.cls].append(u)
+        self.b_children: dict[str, list[Unit]] = defaultdict(list)
+        for u in b:
+            if u.parent is not None:
+                self.b_children[u.parent].append(u)
         self.pair: dict[int, Unit] = {}  # id(old unit) -> new unit
         self.back: dict[int, Unit] = {}  # id(new unit) -> old unit
         self.split: dict[int, list[Unit]] = {}  # id(old unit) -> its pieces, beyond its pair
@@ -217,6 +222,10 @@ class _Aligner:
             same_place = self.b_by_key.get(p.key + o.key[len(parent.key):])  # 313.1 under 313 -> 513.1
             if same_place is not None:
                 yield same_place
+            # the other children of the parent's pair: formulaic rules ("Third, the active player
+            # gets priority") share all their words with rules of other steps, and the word
+            # index ranks those alike; under its own parent the right one scores higher
+            yield from self.b_children.get(p.key, ())[:SIBLING_CANDIDATES]
 
     def _score(self, o: Unit, n: Unit) -> float | None:
         similarity = max(fuzz.ratio(o.core, n.core), fuzz.ratio(o.masked, n.masked)) / 100
@@ -233,24 +242,35 @@ class _Aligner:
         return similarity + 0.15 * parents + 0.1 * neighbours + 0.05 * (o.key == n.key)
 
     def _splits_and_merges(self) -> None:
+        """A new rule that reads as a part of the old rule its neighbour or its parent came from,
+        which lost that text, was split off it (406.3 -> 406.3 + 406.3a; 108.2 -> 108.2, 108.2a,
+        108.2b); an old rule that reads as a part of what its neighbour or parent became, which
+        gained that text, was merged into it."""
         for n in self._free(self.b_cls["rule"], self.back):
-            for sibling in (n.previous, n.following):
-                o = self.back.get(id(sibling)) if sibling is not None else None
-                if o is not None:
-                    prepare([o, sibling])
-                if o is not None and _part_of(n, o) and fuzz.ratio(o.masked, sibling.masked) < 99:
+            for relative in self._relatives(n, self.b_by_key):
+                o = self.back.get(id(relative))
+                if o is None:
+                    continue
+                prepare([n, o, relative])
+                if _part_of(n, o) and fuzz.ratio(o.masked, relative.masked) < 99:
                     self.split.setdefault(id(o), []).append(n)
                     self.back[id(n)] = o
                     break
         for o in self._free(self.a_cls["rule"], self.pair):
-            for sibling in (o.previous, o.following):
-                n = self.pair.get(id(sibling)) if sibling is not None else None
-                if n is not None:
-                    prepare([n, sibling])
-                if n is not None and _part_of(o, n) and fuzz.ratio(sibling.masked, n.masked) < 99:
+            for relative in self._relatives(o, self.a_by_key):
+                n = self.pair.get(id(relative))
+                if n is None:
+                    continue
+                prepare([o, n, relative])
+                if _part_of(o, n) and fuzz.ratio(relative.masked, n.masked) < 99:
                     self.merged.setdefault(id(n), []).append(o)
                     self.pair[id(o)] = n
                     break
+
+    def _relatives(self, u: Unit, by_key: dict[str, Unit]) -> Iterable[Unit]:
+        for relative in (u.previous, u.following, self._parent_of(u, by_key)):
+            if relative is not None and relative.cls == "rule":
+                yield relative
 
     # -- the result ----------------------------------------------------------------------------
 

@@ -42,12 +42,13 @@ def fold_all(texts: list[str], *, lines: bool = False) -> list[str]:
     instead of thousands of calls (str.translate with a table is per character Python).
     `lines`: keep line breaks (for showing), collapsing only the blanks within each line."""
     joined = SEPARATOR.join(t.replace(SEPARATOR, " ") for t in texts)
+    # a dash between words: "a -- b" in the 2000s, "a—b" later; spaced alike before the rest
+    joined = joined.replace("\u2014", " - ").replace("---", " - ").replace("--", " - ")
     for old, new in _PLAIN.items():
         if old in joined:
             joined = joined.replace(old, new)
     for mark in _MARKS:
         joined = joined.replace(mark, "")
-    joined = joined.replace("---", "-").replace("--", "-")
     for pattern, char in ((_ITALIC, "_"), (_EMPHASIS, "*"), (_SYMBOL, "{")):
         if char in joined:
             joined = pattern.sub(r"\1", joined)
