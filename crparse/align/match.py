@@ -275,15 +275,17 @@ class _Aligner:
     # -- the result ----------------------------------------------------------------------------
 
     def _pairs(self) -> list[Pair]:
-        # texts paired as printed that cite rules: their citations are checked against the renumbering
-        citing = [o for o in self.a if id(o) in self.as_printed and _MAY_CITE.search(o.text)]
-        prepare(citing + [self.pair[id(o)] for o in citing])
         merged_old = {id(x) for ms in self.merged.values() for x in ms}
         renumbered = {}
         for o in self.a:
             n = self.pair.get(id(o))
             if n is not None and id(o) not in merged_old:
                 renumbered[o.key] = n.key
+        # texts paired as printed whose words cite a number that now names another node (moved,
+        # or gone): their citations are checked against the renumbering (the rest cannot differ)
+        moved = {k for k, v in renumbered.items() if k != v} | {o.key for o in self.a if id(o) not in self.pair}
+        citing = [o for o in self.a if id(o) in self.as_printed and not moved.isdisjoint(_MAY_CITE.findall(o.text))]
+        prepare(citing + [self.pair[id(o)] for o in citing])
         placed: list[tuple[tuple[int, int, int], Pair]] = []
         last_new = -1
         for o in self.a:
@@ -345,7 +347,7 @@ def _typography_differs(o: Unit, n: Unit) -> bool:
 
 
 _NUMBERS = re.compile(r"\d+(?:\.\d+[a-z]?)?")
-_MAY_CITE = re.compile(r"\d\d\d")
+_MAY_CITE = re.compile(r"\d\d\d(?:\.\d+[a-z]?)?")  # a number a text may cite, read loosely
 
 
 def _container(u: Unit, cls: str) -> str:
