@@ -1,24 +1,23 @@
 """Which files a list of paths names: files as given, directories walked.
 
 A directory is walked in name order, hidden entries skipped. A reST edition (a directory with
-an `index.rst`) is one document: the index is listed and the files its toctree names are not,
+an `index.rst`) is one document: the index is listed and its other `.rst` files are not,
 because parsing the index reads them. Only regular files are listed as documents; anything else
 met in a walk (a FIFO, a device, a socket) is listed with the reason it is skipped, so that
-nothing blocks on it and nothing disappears without a word.
+nothing blocks on it and nothing disappears without a word. A walk does not follow a symbolic
+link out of the directory it was given.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from crparse.limits import describe, max_input
+from crparse.limits import describe
 
-_TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
 
 
 # The formats a document can be read as (crparse.readers.detect chooses one; --format names one).
@@ -44,15 +43,37 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True) -> Iter
 
 
 def _walk(top: Path, editions: bool) -> Iterator[Input]:
+    """The files under `top`. A symbolic link leading outside `top` is listed as skipped, with
+    the reason (a walk reads only what lies under the directory it was given). With `editions`,
+    the `.rst` files of a reST edition other than its `index.rst` are not listed: the edition is
+    read through its index, which reads only the files its toctree names inside the edition, and
+    a file the index refused must not be read on its own."""
+    real_top = os.path.realpath(top)
+    edition_roots: list[str] = []
     for root, dirs, names in os.walk(top):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         here = Path(root)
-        included = toctree_files(here / "index.rst") if editions and "index.rst" in names else set()
+        if editions and "index.rst" in names and not _inside_any(root, edition_roots):
+            edition_roots.append(root)
+        edition = _inside_any(root, edition_roots)
         for name in sorted(names):
-            if name.startswith(".") or name in included:
+            if name.startswith("."):
                 continue
             path = here / name
-            yield Input(str(path), False, _special(path))
+            if path.is_symlink() and not _inside(os.path.realpath(path), real_top):
+                yield Input(str(path), False, f"a symbolic link leading outside {top}")
+            elif edition is not None and name.endswith(".rst") and path != Path(edition) / "index.rst":
+                continue  # read through the edition's index.rst (or, if it does not name it, not at all)
+            else:
+                yield Input(str(path), False, _special(path))
+
+
+def _inside(path: str, directory: str) -> bool:
+    return os.path.commonpath([path, directory]) == directory
+
+
+def _inside_any(path: str, roots: list[str]) -> str | None:
+    return next((r for r in roots if _inside(os.path.abspath(path), os.path.abspath(r))), None)
 
 
 def _special(path: Path) -> str | None:
@@ -121,18 +142,3 @@ def _check(status: os.stat_result, limit: int) -> None:
         raise Unread(kind, kind=kind)
     if status.st_size > limit:
         raise Unread(f"{status.st_size:,} bytes, larger than the {describe(limit)} limit", too_large=True)
-
-
-def toctree_files(index: Path) -> set[str]:
-    """The file names an `index.rst` lists in its toctrees, without reading them."""
-    try:
-        text = read_regular(index, max_input()).decode("utf-8", "replace")
-    except Unread:  # parsing the index reports why
-        return set()
-    names = set()
-    for block in _TOCTREE.findall(text + "\n"):
-        for line in block.splitlines():
-            entry = line.strip()
-            if entry and not entry.startswith(":"):
-                names.add(entry if entry.endswith(".rst") else entry + ".rst")
-    return names

@@ -6,7 +6,8 @@ with a K/M/G suffix) or the `max_size` argument of `crparse.parse`.
 
 References are bounded too: the newest releases hold about 1,900 each, and every reference costs
 a record in the output (~350 bytes of JSON), so a file of nothing but citations would make output
-and memory ~100x its size. Past CRPARSE_MAX_REFERENCES (default 50,000) reading them is refused.
+and memory ~100x its size. Past CRPARSE_MAX_REFERENCES (default 50,000) reading them is refused,
+and so past twice as many rules cited in all (a range cites each rule in it).
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ def parse_size(text: str) -> int:
     text = text.strip().upper().removesuffix("B").removesuffix("I")
     factor = _SUFFIXES.get(text[-1:], 1)
     number = text[:-1] if text[-1:] in _SUFFIXES else text
-    value = int(float(number) * factor)
+    try:
+        value = int(float(number) * factor)
+    except (ValueError, OverflowError):  # "inf", "1e999", "G"
+        raise ValueError(f"not a size: {text!r}") from None
     if value <= 0:
         raise ValueError(f"not a size: {text!r}")
     return value
@@ -48,6 +52,17 @@ def _setting(name: str, default: int) -> int:
         except ValueError:
             pass
     return default
+
+
+def max_cited() -> int:
+    """How many rules the references of one document may cite in all, a range citing every rule in
+    it (the newest release: 2,170; `rules 100.1a-905.4z` alone cites 3,000): twice the reference limit."""
+    return 2 * max_references()
+
+
+def too_many_cited(limit: int) -> str:
+    return (f"references citing more than {limit:,} rules in all (a range cites every rule in it; a release "
+            "cites about 2,200), the limit (twice CRPARSE_MAX_REFERENCES): raise it to read them")
 
 
 def too_many_references(limit: int) -> str:

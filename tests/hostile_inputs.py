@@ -173,6 +173,16 @@ def build(root: Path) -> list[Case]:
         os.symlink(secret, root / "edition/link.rst")
     cases.append(Case("toctree-escapes", ["parse", "--json", str(root / "edition/index.rst")], must_not_print=(SECRET,)))
     cases.append(Case("toctree-escapes-dir", ["parse", "--json", str(root / "edition")], must_not_print=(SECRET,)))
+    # the same link named "./link" and under a titled entry: the reader refuses it, and a walk of
+    # the directory must not read it on its own (a sweep found it printed)
+    leaky = root / "leaky"
+    leaky.mkdir(exist_ok=True)
+    (leaky / "rules.rst").write_text((root / "edition/rules.rst").read_text())
+    readable = write("outside/secret-rules.rst", f"100. General\n============\n\n100.1\n-----\n\n{SECRET}\n\n100.2\n-----\n\nMore.\n")
+    if not (leaky / "link.rst").is_symlink():
+        os.symlink(readable, leaky / "link.rst")
+    (leaky / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   rules\n   ./link\n   Secret chapter <link>\n")
+    cases.append(Case("toctree-dot-slash-link-dir", ["parse", "--json", str(leaky)], must_not_print=(SECRET,)))
 
     # -- corruption and misleading messages --------------------------------------------------------
     rst = ("100. General\n============\n\n100.1\n-----\n\nText with :doc:`other` and :unknown:`x` roles. See :foo:`y`.\n\n"
@@ -183,6 +193,15 @@ def build(root: Path) -> list[Case]:
     cases.append(Case("text-with-inline-html", ["parse", write("inline.txt", "<p>Saved from a page</p>\n\n" + CR)], expect=(0,)))
     cases.append(Case("cite-check-digits", ["cite-check", write("digits.c", "// " + "7" * 20_000_000), "--cr", write("cr.txt", CR)],
                       expect=(0, 1), env={"CRPARSE_MAX_INPUT": "32M"}))
+    # ranges that each name every rule: output and memory were ranges x rules (a sweep: SIGSEGV)
+    wide = ("100. General\n\n" + "".join(f"100.{r}. Text.\n\n" for r in range(1, 1000))
+            + "101. More\n\n101.1. See " + "rules 100.1\u2013100.999, " * 3_000 + "rule 100.1.\n")
+    cases.append(Case("wide-ranges-json", ["parse", "--json", write("wide.txt", wide)], expect=(2,)))
+    cases.append(Case("wide-ranges-graphml", ["refs", "--graph", "graphml", str(root / "wide.txt")], expect=(2,)))
+    cases.append(Case("markdown-bracket-flood", ["parse", write("brackets.md", "# Rules\n\n" + RULES + "\n\n" + "\n\n".join(["[" * 16_000] * 240))],
+                      expect=(2,)))
+    cases.append(Case("markdown-cr-line-ends", ["parse", write("cr-only.md", ("# Rules\n\n" + RULES * 5).replace("\n", "\r"))], expect=(0, 2)))
+    cases.append(Case("max-input-infinite", ["parse", str(root / "cr.txt")], expect=(0,), env={"CRPARSE_MAX_INPUT": "inf"}))
     cases.append(Case("cite-check-over-the-size-limit", ["cite-check", str(root / "digits.c"), "--cr", str(root / "cr.txt")], expect=(2,)))
 
     # -- output ~100x the input: every reference is a record -------------------------------------

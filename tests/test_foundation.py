@@ -154,10 +154,25 @@ def test_inputs_walks_directories_and_editions(tmp_path):
     (ed / "two.rst").write_text("x")
     (ed / "notes.rst").write_text("x")
     listed = [Path(i.path).relative_to(tmp_path).as_posix() for i in inputs([tmp_path])]
-    assert listed == ["a.txt", "b.txt", "edition/index.rst", "edition/notes.rst"]
+    # an edition's .rst files are read through its index, the ones it names and no others (a
+    # file its toctree names in a form the index refuses must not be read on its own)
+    assert listed == ["a.txt", "b.txt", "edition/index.rst"]
     every = [Path(i.path).name for i in inputs([ed], editions=False)]
     assert every == ["index.rst", "notes.rst", "one.rst", "two.rst"]
     assert [i.named for i in inputs([tmp_path / "a.txt", tmp_path / "missing"])] == [True, True]
+
+
+def test_a_walk_does_not_follow_a_link_out_of_its_directory(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("x")
+    top = tmp_path / "top"
+    top.mkdir()
+    (top / "inside.txt").write_text("x")
+    (top / "in-link.txt").symlink_to(top / "inside.txt")
+    (top / "out-link.txt").symlink_to(outside)
+    listed = {Path(i.path).name: i.skipped for i in inputs([top])}
+    assert listed["inside.txt"] is None and listed["in-link.txt"] is None
+    assert listed["out-link.txt"] == f"a symbolic link leading outside {top}"
 
 
 def _boom(*args, **kwargs):

@@ -12,14 +12,16 @@ from limits import run_limited
 # The case names, listed here so that collecting the tests builds nothing (some inputs take a
 # second or two to write); the fixture checks that the list is the generator's.
 NAMES = [
-    "rtf-lone-surrogate", "rtf-lone-surrogate-text", "rtf-bad-escapes", "control-char-heading-graphml", "control-char-heading-json",
-    "non-utf8-file-name", "non-utf8-file-name-c-locale", "newline-in-file-name", "batch-with-bad-files",
-    "many-references-one-line", "glossary-pointer-to-end-of-line", "glossary-pointer-80k", "html-nested-divs",
-    "html-sibling-blocks", "html-br-every-line", "html-million-br", "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero",
-    "docx-zip-bomb", "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line",
-    "rules-over-the-size-limit", "toctree-escapes", "toctree-escapes-dir", "docutils-messages",
-    "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "cite-check-over-the-size-limit",
-    "glossary-reference-flood", "cite-check-citation-flood",
+    "rtf-lone-surrogate", "rtf-lone-surrogate-text", "rtf-bad-escapes", "control-char-heading-graphml",
+    "control-char-heading-json", "non-utf8-file-name", "non-utf8-file-name-c-locale", "newline-in-file-name",
+    "batch-with-bad-files", "many-references-one-line", "glossary-pointer-to-end-of-line", "glossary-pointer-80k",
+    "html-nested-divs", "html-sibling-blocks", "html-br-every-line", "html-million-br",
+    "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero", "docx-zip-bomb",
+    "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line", "rules-over-the-size-limit",
+    "toctree-escapes", "toctree-escapes-dir", "toctree-dot-slash-link-dir", "docutils-messages",
+    "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "wide-ranges-json",
+    "wide-ranges-graphml", "markdown-bracket-flood", "markdown-cr-line-ends", "max-input-infinite",
+    "cite-check-over-the-size-limit", "glossary-reference-flood", "cite-check-citation-flood",
 ]
 
 

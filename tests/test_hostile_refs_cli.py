@@ -148,10 +148,23 @@ def test_a_wide_range_costs_its_members_not_their_square(tmp_path):
         lines += [line for rule in range(1, 100) for line in (f"{section}.{rule}. Text.", "")]
     lines += ["190. Last", "", "190.1. See " + ", ".join(["rules 100.1–119.99"] * 300) + ".", ""]
     path = write(tmp_path / "cr.txt", "\n".join(lines) + "\nGlossary\n\nAbility\nText.\n\nCredits\n\nSomebody\n")
-    result = run_limited(["parse", "--json", path])
+    result = run_limited(["parse", "--json", path], env=MANY_REFERENCES)  # 594,000 rules cited: past the default
     assert_ok(result)
     refs = json.loads(result.stdout)["references"]
     assert len(refs) == 300 and all(len(r["targets"]) == 20 * 99 for r in refs)
+    refused = run_limited(["parse", "--json", path])
+    assert_ok(refused, 2)
+    assert b"citing more than 100,000 rules in all" in refused.stderr and b"CRPARSE_MAX_REFERENCES" in refused.stderr
+
+
+def test_rules_cited_by_ranges_count_towards_a_limit_in_cite_check_too(tmp_path):
+    """A sweep found 20,000 `rules 100.1a-905.4z` (each 2,000 rules) crash the process (SIGSEGV)
+    and 45,000 raise MemoryError: each range is a record per rule it names."""
+    cr_path = write(tmp_path / "cr.txt", cr())
+    flood = write(tmp_path / "ranges.c", "// CR 100.1-101.1\n" * 40)
+    result = run_limited(["cite-check", "--cr", cr_path, flood], env={"CRPARSE_MAX_REFERENCES": "50"})
+    assert_ok(result, 2)
+    assert f"{flood}:26: references citing more than 100 rules".encode() in result.stderr, result.stderr
 
 
 # -- 3. no catastrophic backtracking: adversarial 5 MB lines ------------------------------------

@@ -24,9 +24,15 @@ from crparse.readers.links import link_to_rule
 
 
 # markdown-it parses each paragraph's inline markup as a whole, and some of it is far from
-# linear ("[[[[...", "*_*_*_...": 1 MB in one paragraph took 13 s). A CR paragraph is a few KB.
-MAX_MARKDOWN_PARAGRAPH = 64 * 2**10
-_BLANK_LINE = re.compile(rb"\r?\n[ \t]*\r?\n")
+# linear ("[[[[...", "*_*_*_...": 1 MB in one paragraph took 13 s; 66 paragraphs of 60 KB,
+# 20 s). A CR paragraph is a rule: the longest, the list of creature types, is 3.5 KB.
+MAX_MARKDOWN_PARAGRAPH = 16 * 2**10
+# ... and its inline parsing costs ~20 us for each bracket, star or underscore of a run of them,
+# paragraph or not (4 MB of "[" took 78 s): a budget for the whole file. The 2026 release has
+# 1,105 of them; a Markdown copy with a link on every reference some 10,000.
+MAX_MARKDOWN_MARKUP = 100_000
+_MARKUP = tuple(bytes([c]) for c in b"[]*_`<>!&\\~")
+_BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # any line ending: CR-only files too
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
@@ -37,6 +43,13 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         raise RefusedInput(
             f"Markdown with a paragraph of {longest:,} bytes, more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules "
             "paragraph needs (MAX_MARKDOWN_PARAGRAPH): not read, to stay within time; --format text reads it as text"
+        )
+    markup = sum(raw.count(c) for c in _MARKUP)
+    if markup > MAX_MARKDOWN_MARKUP:
+        raise RefusedInput(
+            f"Markdown with {markup:,} inline markup characters ([ ] * _ ` < > ! & \\ ~), more than the "
+            f"{MAX_MARKDOWN_MARKUP:,} a rules document needs (MAX_MARKDOWN_MARKUP): not read, to stay within "
+            "time; --format text reads it as text"
         )
     decoded = decode(raw)
     tokens = MarkdownIt("commonmark").parse(decoded.text)

@@ -10,7 +10,7 @@ from pathlib import Path
 from crparse.decode import decode_bytes
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
-from crparse.limits import max_input, max_references, too_many_references
+from crparse.limits import max_cited, max_input, max_references, too_many_cited, too_many_references
 from crparse.lookup import Lookup
 from crparse.nodes import Cited, Document
 from crparse.refs.grammar import iter_phrases
@@ -61,7 +61,7 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
     # Citations come in text order: the line breaks between one and the next are counted by
     # str.count (C speed, each character once), with no table of every break of a large file.
     line, at, line_start = 1, 0, 0
-    limit = max_references()
+    limit, cited_limit, cited_total = max_references(), max_cited(), 0
     for c in iter_phrases(text, cite=True):
         crossed = text.count("\n", at, c.start)
         if crossed:
@@ -70,8 +70,11 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
         at = c.start
         cited = tuple(cite_item(i, text, targets) for i in c.items)
         out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
+        cited_total += sum(len(x.nodes) for x in cited)
         if len(out) > limit:
             raise RefusedInput(too_many_references(limit), path=path, line=line)
+        if cited_total > cited_limit:
+            raise RefusedInput(too_many_cited(cited_limit), path=path, line=line)
     return out
 
 

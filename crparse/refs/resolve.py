@@ -18,7 +18,7 @@ from crparse.collector import collector_paused
 from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Cited, Document, Reference, Status
 from crparse.errors import RefusedInput
-from crparse.limits import max_references, too_many_references
+from crparse.limits import max_cited, max_references, too_many_cited, too_many_references
 from crparse.refs.grammar import Citation, Item, iter_phrases, moved, pointers
 
 _TERM_MARKS = " “”\"'.,"
@@ -212,7 +212,7 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         offsets.append(at)
         at += len(seg.text) + 1
     found: list[tuple[int, Citation, tuple[Cited, ...]]] = []
-    limit = max_references()
+    limit, cited_limit, cited_total = max_references(), max_cited(), 0
     for c in iter_phrases("\n".join(seg.text for seg in segments)):
         k = bisect.bisect_right(offsets, c.start) - 1
         c = _shifted(c, offsets[k])
@@ -221,8 +221,11 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         if len(cited) == 1:
             cited = (_check_context(cited[0], text, c, targets),)
         found.append((k, c, cited))
+        cited_total += sum(len(x.nodes) for x in cited)
         if len(found) > limit:  # counted as they are read: a refusal costs no more than the limit
             raise RefusedInput(too_many_references(limit), line=segments[k].line_of(c.start))
+        if cited_total > cited_limit:
+            raise RefusedInput(too_many_cited(cited_limit), line=segments[k].line_of(c.start))
     for k, seg in enumerate(segments):
         if seg.glossary:
             found.extend((k, c, _cite_terms(c, seg.text, targets)) for c in pointers(seg.text))
@@ -237,6 +240,9 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         for citation in iter_phrases(entry.locators, bare=True):
             cited = tuple(cite_item(i, entry.locators, targets) for i in citation.items)
             out.append(_reference(f"index:{entry.term}", "locators", None, entry.locators, citation, cited, entry.line))
+            cited_total += sum(len(x.nodes) for x in cited)
+            if cited_total > cited_limit:
+                raise RefusedInput(too_many_cited(cited_limit), line=entry.line)
             if len(out) > limit:
                 raise RefusedInput(too_many_references(limit), line=entry.line)
     return tuple(out)
