@@ -201,6 +201,8 @@ def build(root: Path) -> list[Case]:
     cases.append(Case("markdown-bracket-flood", ["parse", write("brackets.md", "# Rules\n\n" + RULES + "\n\n" + "\n\n".join(["[" * 16_000] * 240))],
                       expect=(2,)))
     cases.append(Case("markdown-cr-line-ends", ["parse", write("cr-only.md", ("# Rules\n\n" + RULES * 5).replace("\n", "\r"))], expect=(0, 2)))
+    cases.append(Case("nfc-combining-run", ["parse", write("combining.txt", CR.replace("See rule 100.2.", "See a" + "\u0301\u0316" * 200_000))],
+                      expect=(0,)))
     cases.append(Case("max-input-infinite", ["parse", str(root / "cr.txt")], expect=(0,), env={"CRPARSE_MAX_INPUT": "inf"}))
     cases.append(Case("cite-check-over-the-size-limit", ["cite-check", str(root / "digits.c"), "--cr", str(root / "cr.txt")], expect=(2,)))
 

@@ -99,3 +99,15 @@ def test_utf16_through_lossy_utf8_pass_is_recovered():
 def test_empty_and_binary_are_refused(data):
     with pytest.raises(RefusedInput):
         decode(data)
+
+
+def test_a_long_run_of_combining_marks_is_left_unnormalised_with_a_diagnostic():
+    """Python's NFC is quadratic in a run of out-of-order combining marks (100,000: 40 s)."""
+    from crparse.decode import decode_bytes
+
+    text = "100.1. caf\u0065\u0301\n100.2. a" + "\u0301\u0316" * 50_000 + "\n100.3. e\u0301\n"
+    decoded = decode_bytes(text.encode("utf-8"))
+    assert decoded.lines[0] == "100.1. caf\u00e9" and decoded.lines[2] == "100.3. \u00e9"  # the others are NFC
+    assert decoded.lines[1] == "100.2. a" + "\u0301\u0316" * 50_000  # as decoded
+    [d] = [d for d in decoded.diagnostics if d.code == "long-combining-run"]
+    assert d.line == 2

@@ -20,7 +20,7 @@ NAMES = [
     "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line", "rules-over-the-size-limit",
     "toctree-escapes", "toctree-escapes-dir", "toctree-dot-slash-link-dir", "docutils-messages",
     "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "wide-ranges-json",
-    "wide-ranges-graphml", "markdown-bracket-flood", "markdown-cr-line-ends", "max-input-infinite",
+    "wide-ranges-graphml", "markdown-bracket-flood", "markdown-cr-line-ends", "nfc-combining-run", "max-input-infinite",
     "cite-check-over-the-size-limit", "glossary-reference-flood", "cite-check-citation-flood",
 ]
 
