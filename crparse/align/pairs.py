@@ -45,10 +45,7 @@ class Alignment(msgspec.Struct, frozen=True, gc=False):
     pairs: tuple[Pair, ...]
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(KINDS, 0)
-        for p in self.pairs:
-            out[p.kind] += 1
-        return out
+        return count_kinds(self.pairs)
 
     def renumbering(self) -> dict[str, str]:
         """Old number -> new number of every node that kept its identity (a split's old node maps
@@ -60,3 +57,11 @@ class Alignment(msgspec.Struct, frozen=True, gc=False):
             if p.old not in out or p.new == p.old:
                 out[p.old] = p.new
         return out
+
+
+def count_kinds(pairs) -> dict[str, int]:
+    """How many pairs of each kind (every kind listed, in KINDS order)."""
+    out = dict.fromkeys(KINDS, 0)
+    for p in pairs:
+        out[p.kind] += 1
+    return out

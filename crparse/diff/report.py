@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from crparse.align import Alignment, Pair
+from crparse.align.pairs import count_kinds
 from crparse.align.text import fold_all
 from crparse.align.units import texts
 from crparse.diff.words import word_diff
@@ -39,12 +40,7 @@ class Diff(msgspec.Struct, frozen=True):
     pairs: tuple[Change, ...]
 
     def counts(self) -> dict[str, int]:
-        from crparse.align.pairs import KINDS
-
-        out = dict.fromkeys(KINDS, 0)
-        for p in self.pairs:
-            out[p.kind] += 1
-        return out
+        return count_kinds(self.pairs)
 
 
 def _release(doc: Document) -> Release:
