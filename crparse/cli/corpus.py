@@ -165,16 +165,17 @@ def run_identify(args) -> int:
 
 
 def run_lineage(args) -> int:
-    import crparse
+    from crparse.errors import CrparseError
     from crparse.inputs import inputs
     from crparse.lineage import chain
+    from crparse.parallel import parse_all
 
     docs = []
-    for i in inputs(args.paths):
-        if i.skipped is None:
-            doc = crparse.parse(Path(i.path))
-            if doc.effective_date:
-                docs.append(doc)
+    for doc in parse_all(i.path for i in inputs(args.paths) if i.skipped is None):
+        if isinstance(doc, CrparseError):
+            raise doc
+        if doc.effective_date:
+            docs.append(doc)
     docs.sort(key=lambda d: d.effective_date)
     result = chain(docs, progress=lambda done, total: _Progress()("align", done, total))
     data = {

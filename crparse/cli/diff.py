@@ -57,8 +57,12 @@ def run_diff(args) -> int:
     from crparse.diff.render import summary, to_html, to_json
     from crparse.diff.report import diff
 
-    old = crparse.parse(_release(args.old, args.db), format=args.format)
-    new = crparse.parse(_release(args.new, args.db), format=args.format)
+    from crparse.parallel import parse_all
+
+    old, new = parse_all([_release(args.old, args.db), _release(args.new, args.db)], format=args.format)
+    for refused in (old, new):
+        if isinstance(refused, CrparseError):
+            raise refused
     result = diff(align(old, new), typography=args.typography)
     if args.json:
         sys.stdout.write(to_json(result, indent=2) + "\n")

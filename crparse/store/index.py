@@ -26,6 +26,7 @@ from crparse.inputs import Unread, inputs, read_regular
 from crparse.limits import max_input
 from crparse.lineage import Release, link
 from crparse.nodes import Document
+from crparse.parallel import parse_all
 from crparse.pipeline import parse
 from crparse.refs import references
 from crparse.store.db import dated_releases
@@ -77,11 +78,9 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     # before it while both are still parsed (the cache), not parsed again for the pairs.
     cache: dict[int, tuple[Document, list[Unit]]] = {}
     todo.sort()
-    for n, (path, sha) in enumerate(todo, 1):
-        try:
-            doc = parse(Path(path))
-        except CrparseError as err:
-            report.refused.append(str(err.located(path)))
+    for n, ((path, sha), doc) in enumerate(zip(todo, parse_all(path for path, _ in todo)), 1):
+        if isinstance(doc, CrparseError):
+            report.refused.append(str(doc.located(path)))
             continue
         us = units(doc)
         release = _store_release(db, doc, us, sha)

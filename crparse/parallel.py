@@ -1,0 +1,97 @@
+"""Several documents parsed at once, in worker processes, where the machine has the cores.
+
+A parse is pure Python and holds the interpreter lock, so only processes run two at a time. A
+worker is forked from the caller (nothing is imported again) and sends the tree back as
+MessagePack, typed by crparse.nodes.Document: decoding it costs a tenth of parsing it.
+
+One core, no `fork` (Windows, macOS's default), or CRPARSE_JOBS=1: the same calls, one after
+another in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+import msgspec
+
+from crparse.errors import CrparseError
+from crparse.nodes import Document
+from crparse.pipeline import parse
+
+_PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+_DECODER = msgspec.msgpack.Decoder(Document)
+
+
+def jobs() -> int:
+    """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
+    this process may run on."""
+    given = os.environ.get("CRPARSE_JOBS", "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parse_all(paths: Iterable[str | Path], *, format: str | None = None) -> Iterator[Document | CrparseError]:
+    """The parse of each path, in the order given: a Document, or the CrparseError that refused
+    it (raised errors of any other kind propagate, as from crparse.parse). This process parses
+    too, so two paths on two cores take the time of one."""
+    paths = [str(p) for p in paths]
+    workers = min(jobs(), len(paths)) - 1
+    if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for p in paths:
+            yield _attempt(p, format)
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_die_with, initargs=(os.getpid(),))
+    # This process parses the first path and every (workers + 1)th after it while the workers
+    # parse the others; a worker's result is read when its turn comes. At most two rounds are
+    # in flight, so finished trees do not pile up ahead of a slow consumer.
+    ahead = 2 * (workers + 1)
+    futures: dict[int, Future] = {}
+    submitted = 0
+    try:
+        for i, p in enumerate(paths):
+            while submitted < min(len(paths), i + ahead):
+                if submitted % (workers + 1):
+                    futures[submitted] = pool.submit(_packed, paths[submitted], format)
+                submitted += 1
+            if i in futures:
+                result = futures.pop(i).result()
+                yield _DECODER.decode(result) if isinstance(result, bytes) else result
+            else:
+                yield _attempt(p, format)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _die_with(parent: int) -> None:
+    """A worker ends with the process that started it, even one killed with SIGKILL (which
+    runs no clean-up): otherwise it would wait for work forever, holding the caller's stdout."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown has to do
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _attempt(path: str, format: str | None) -> Document | CrparseError:
+    try:
+        return parse(Path(path), format=format)
+    except CrparseError as err:
+        return err
+
+
+def _packed(path: str, format: str | None) -> bytes | CrparseError:
+    found = _attempt(path, format)
+    return found if isinstance(found, CrparseError) else msgspec.msgpack.encode(found)

@@ -1,0 +1,72 @@
+"""crparse.parallel: several documents parsed in worker processes give the trees and refusals that
+parsing them one by one gives, in the order asked, whatever the number of processes."""
+
+from __future__ import annotations
+
+import pytest
+
+import crparse
+from crparse.errors import CrparseError
+from crparse.parallel import jobs, parse_all
+
+FIXTURES = ["modern.txt", "references.txt", "wrapped1999.txt", "dotleaders1999.txt"]
+
+
+@pytest.fixture
+def paths(tmp_path, request):
+    here = request.path.parent / "fixtures"
+    not_cr = tmp_path / "letter.txt"
+    not_cr.write_text("Dear reader,\nthis is a letter.\n")
+    files = [str(here / f) for f in FIXTURES]
+    return files[:2] + [str(not_cr), str(tmp_path / "missing.txt")] + files[2:]
+
+
+@pytest.mark.parametrize("workers", ["1", "2", "3", "8"])
+def test_same_trees_and_refusals_in_order(paths, workers, monkeypatch):
+    monkeypatch.setenv("CRPARSE_JOBS", workers)
+    got = list(parse_all(paths))
+    assert len(got) == len(paths)
+    for path, found in zip(paths, got):
+        try:
+            expected = crparse.parse(path)
+        except CrparseError as err:
+            assert isinstance(found, CrparseError), path
+            assert str(found) == str(err)  # the file and the message survive the trip back
+        else:
+            assert found == expected, path
+
+
+def test_jobs_setting(monkeypatch):
+    monkeypatch.setenv("CRPARSE_JOBS", "1")
+    assert jobs() == 1
+    monkeypatch.setenv("CRPARSE_JOBS", "zero")  # not a count: the cores
+    assert jobs() >= 1
+
+
+def test_a_consumer_that_stops_early_leaves_no_worker(paths, monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setenv("CRPARSE_JOBS", "2")
+    found = parse_all(paths)
+    next(found)
+    found.close()
+    assert multiprocessing.active_children() == []
+
+
+def test_workers_end_with_a_killed_parent(paths, tmp_path):
+    """A parent killed with SIGKILL runs no clean-up: its workers must not wait on for work
+    (they hold its stdout, so whoever reads that would hang too)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, sys\n"
+        "from crparse.parallel import parse_all\n"
+        "found = parse_all(sys.argv[1:] * 20)\n"
+        "next(found)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    env = dict(os.environ, CRPARSE_JOBS="2", PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
+    done = subprocess.run([sys.executable, "-c", code, *paths[:2]], capture_output=True, env=env, timeout=60)
+    assert done.returncode == -9
