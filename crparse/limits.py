@@ -7,7 +7,8 @@ with a K/M/G suffix) or the `max_size` argument of `crparse.parse`.
 References are bounded too: the newest releases hold about 1,900 each, and every reference costs
 a record in the output (~350 bytes of JSON), so a file of nothing but citations would make output
 and memory ~100x its size. Past CRPARSE_MAX_REFERENCES (default 50,000) reading them is refused,
-and so past twice as many rules cited in all (a range cites each rule in it).
+and so past twice as many rules cited in all (a range cites each rule in it), and past twice as
+many places that read like a reference (each is read, whether a phrase follows or not).
 """
 
 from __future__ import annotations
@@ -58,6 +59,18 @@ def max_cited() -> int:
     """How many rules the references of one document may cite in all, a range citing every rule in
     it (the newest release: 2,170; `rules 100.1a-905.4z` alone cites 3,000): twice the reference limit."""
     return 2 * max_references()
+
+
+def max_anchors() -> int:
+    """How many places that read like the start of a reference (a keyword such as "rule", or a
+    rule number) one document may hold, phrase or not (the newest release: about 3,000): twice
+    the reference limit. Each costs a run of tokens read, so a flood of them is bounded too."""
+    return 2 * max_references()
+
+
+def too_many_anchors(limit: int) -> str:
+    return (f"more than {limit:,} places that read like references (a release has about 3,000), the limit "
+            "(twice CRPARSE_MAX_REFERENCES): raise it to read them")
 
 
 def too_many_cited(limit: int) -> str:

@@ -444,3 +444,33 @@ def test_cite_check_reads_within_the_input_size_limit(tmp_path):
     result = run_limited(["cite-check", "--cr", cr_path, large], env={"CRPARSE_MAX_INPUT": "1000"})
     assert_ok(result, 2)
     assert b"larger than the 1000 bytes limit" in result.stderr and b"CRPARSE_MAX_INPUT" in result.stderr, result.stderr
+
+
+def test_places_that_only_look_like_references_count_towards_a_limit(tmp_path, monkeypatch):
+    """"rules 1, rules 1, ..." holds no reference, but each keyword is read as a possible start
+    (a run of tokens each): 4 MB of it took 40 s before the places read were counted."""
+    path = write(tmp_path / "anchors.txt", cr(rule="See " + ", ".join(["rules 1"] * 30) + "."))
+    doc = crparse.parse(path)
+    assert len(crparse.references(doc)) == 1  # only the glossary's "See Cycling."
+    monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "10")  # twice that: 20 places
+    with pytest.raises(crparse.errors.RefusedInput) as refused:
+        crparse.references(doc)
+    message = str(refused.value)
+    assert message.startswith(f"{path}:11: more than 20 places that read like references"), message
+    assert "CRPARSE_MAX_REFERENCES" in message
+
+
+def test_cite_check_counts_places_that_only_look_like_citations(tmp_path):
+    cr_path = write(tmp_path / "cr.txt", cr())
+    flood = write(tmp_path / "flood.c", "x\n// " + " ".join(["rules 1,"] * 60) + "\n")
+    result = run_limited(["cite-check", "--cr", cr_path, flood], env={"CRPARSE_MAX_REFERENCES": "20"})
+    assert_ok(result, 2)
+    assert f"{flood}:2: more than 40 places that read like references".encode() in result.stderr, result.stderr
+
+
+def test_a_line_of_anchors_at_the_input_limit_is_refused_quickly(tmp_path):
+    line = "100.1. " + "rules 1, " * (4 * MIB // 9 - 1000)
+    path = write(tmp_path / "anchors.txt", cr(rule=line))
+    result = run_limited(["refs", "--json", path], seconds=10)
+    assert_ok(result, 2)
+    assert b"places that read like references" in result.stderr

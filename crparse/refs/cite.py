@@ -10,10 +10,10 @@ from pathlib import Path
 from crparse.decode import decode_bytes
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
-from crparse.limits import max_cited, max_input, max_references, too_many_cited, too_many_references
+from crparse.limits import max_anchors, max_cited, max_input, max_references, too_many_anchors, too_many_cited, too_many_references
 from crparse.lookup import Lookup
 from crparse.nodes import Cited, Document
-from crparse.refs.grammar import iter_phrases
+from crparse.refs.grammar import TooManyAnchors, iter_phrases
 from crparse.refs.resolve import cite_item
 
 
@@ -62,19 +62,23 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
     # str.count (C speed, each character once), with no table of every break of a large file.
     line, at, line_start = 1, 0, 0
     limit, cited_limit, cited_total = max_references(), max_cited(), 0
-    for c in iter_phrases(text, cite=True):
-        crossed = text.count("\n", at, c.start)
-        if crossed:
-            line += crossed
-            line_start = text.rfind("\n", at, c.start) + 1
-        at = c.start
-        cited = tuple(cite_item(i, text, targets) for i in c.items)
-        out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
-        cited_total += sum(len(x.nodes) for x in cited)
-        if len(out) > limit:
-            raise RefusedInput(too_many_references(limit), path=path, line=line)
-        if cited_total > cited_limit:
-            raise RefusedInput(too_many_cited(cited_limit), path=path, line=line)
+    try:
+        for c in iter_phrases(text, cite=True, max_anchors=max_anchors()):
+            crossed = text.count("\n", at, c.start)
+            if crossed:
+                line += crossed
+                line_start = text.rfind("\n", at, c.start) + 1
+            at = c.start
+            cited = tuple(cite_item(i, text, targets) for i in c.items)
+            out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
+            cited_total += sum(len(x.nodes) for x in cited)
+            if len(out) > limit:
+                raise RefusedInput(too_many_references(limit), path=path, line=line)
+            if cited_total > cited_limit:
+                raise RefusedInput(too_many_cited(cited_limit), path=path, line=line)
+    except TooManyAnchors as flood:
+        line = text.count("\n", 0, flood.offset) + 1
+        raise RefusedInput(too_many_anchors(flood.limit), path=path, line=line) from None
     return out
 
 

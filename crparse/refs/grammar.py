@@ -315,7 +315,7 @@ def _parse(run: tuple[RawToken, ...], start: str):
 # A run is read FIRST_READ tokens at a time, growing up to scan.MAX_RUN while the phrase may
 # still go on: so a line of anchors whose phrases end at once ("100.1, , 100.2, , ...") costs a
 # few tokens per anchor, not a full run each.
-FIRST_READ = 16
+FIRST_READ = 4
 
 
 def _read(text: str, pos: int, cite: bool):
@@ -345,15 +345,29 @@ def phrases(text: str, *, cite: bool = False, bare: bool = False) -> list[Citati
     return list(iter_phrases(text, cite=cite, bare=bare))
 
 
-def iter_phrases(text: str, *, cite: bool = False, bare: bool = False) -> Iterator[Citation]:
-    """`phrases`, one at a time: a caller that counts them can stop reading."""
+class TooManyAnchors(Exception):
+    """More places that read like the start of a reference than the caller allows."""
+
+    def __init__(self, offset: int, limit: int):
+        super().__init__(offset, limit)
+        self.offset, self.limit = offset, limit
+
+
+def iter_phrases(text: str, *, cite: bool = False, bare: bool = False, max_anchors: int | None = None) -> Iterator[Citation]:
+    """`phrases`, one at a time: a caller that counts them can stop reading. Past `max_anchors`
+    places read (a keyword or a rule number, whether or not a phrase follows), TooManyAnchors:
+    each costs a run of tokens, so a line of nothing but "rules 1, rules 1, ..." is bounded too."""
     done = 0
+    read = 0
     starts = scan.anchors(text, cite=cite)
     if bare:
         starts = itertools.chain([0], starts)
     for pos in starts:
         if pos < done:
             continue
+        read += 1
+        if max_anchors is not None and read > max_anchors:
+            raise TooManyAnchors(pos, max_anchors)
         items, end, origin = _read(text, pos, cite)
         if not items:
             continue

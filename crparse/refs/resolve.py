@@ -18,8 +18,8 @@ from crparse.collector import collector_paused
 from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Cited, Document, Reference, Status
 from crparse.errors import RefusedInput
-from crparse.limits import max_cited, max_references, too_many_cited, too_many_references
-from crparse.refs.grammar import Citation, Item, iter_phrases, moved, pointers
+from crparse.limits import max_anchors, max_cited, max_references, too_many_anchors, too_many_cited, too_many_references
+from crparse.refs.grammar import Citation, Item, TooManyAnchors, iter_phrases, moved, pointers
 
 _TERM_MARKS = " “”\"'.,"
 
@@ -213,19 +213,24 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         at += len(seg.text) + 1
     found: list[tuple[int, Citation, tuple[Cited, ...]]] = []
     limit, cited_limit, cited_total = max_references(), max_cited(), 0
-    for c in iter_phrases("\n".join(seg.text for seg in segments)):
-        k = bisect.bisect_right(offsets, c.start) - 1
-        c = _shifted(c, offsets[k])
-        text = segments[k].text
-        cited = tuple(cite_item(i, text, targets) for i in c.items)
-        if len(cited) == 1:
-            cited = (_check_context(cited[0], text, c, targets),)
-        found.append((k, c, cited))
-        cited_total += sum(len(x.nodes) for x in cited)
-        if len(found) > limit:  # counted as they are read: a refusal costs no more than the limit
-            raise RefusedInput(too_many_references(limit), line=segments[k].line_of(c.start))
-        if cited_total > cited_limit:
-            raise RefusedInput(too_many_cited(cited_limit), line=segments[k].line_of(c.start))
+    phrases = iter_phrases("\n".join(seg.text for seg in segments), max_anchors=max_anchors())
+    try:
+        for c in phrases:
+            k = bisect.bisect_right(offsets, c.start) - 1
+            c = _shifted(c, offsets[k])
+            text = segments[k].text
+            cited = tuple(cite_item(i, text, targets) for i in c.items)
+            if len(cited) == 1:
+                cited = (_check_context(cited[0], text, c, targets),)
+            found.append((k, c, cited))
+            cited_total += sum(len(x.nodes) for x in cited)
+            if len(found) > limit:  # counted as they are read: a refusal costs no more than the limit
+                raise RefusedInput(too_many_references(limit), line=segments[k].line_of(c.start))
+            if cited_total > cited_limit:
+                raise RefusedInput(too_many_cited(cited_limit), line=segments[k].line_of(c.start))
+    except TooManyAnchors as flood:
+        k = bisect.bisect_right(offsets, flood.offset) - 1
+        raise RefusedInput(too_many_anchors(flood.limit), line=segments[k].line_of(flood.offset - offsets[k])) from None
     for k, seg in enumerate(segments):
         if seg.glossary:
             found.extend((k, c, _cite_terms(c, seg.text, targets)) for c in pointers(seg.text))
@@ -246,3 +251,4 @@ def _references(doc: Document) -> tuple[Reference, ...]:
             if len(out) > limit:
                 raise RefusedInput(too_many_references(limit), line=entry.line)
     return tuple(out)
+
