@@ -17,6 +17,7 @@ import os
 
 DEFAULT_MAX_INPUT = 4 * 2**20
 DEFAULT_MAX_REFERENCES = 50_000
+DEFAULT_MAX_PARAGRAPHS = 50_000
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
 
 
@@ -37,6 +38,19 @@ def parse_size(text: str) -> int:
 def max_input() -> int:
     """The input size limit in force: CRPARSE_MAX_INPUT when set (and valid), else the default."""
     return _setting("CRPARSE_MAX_INPUT", DEFAULT_MAX_INPUT)
+
+
+def max_paragraphs() -> int:
+    """How many paragraphs (rules, examples, glossary entries, headings, ...) one document may
+    hold: CRPARSE_MAX_PARAGRAPHS when set (and valid), else the default, ten times the largest
+    release (2026-01-16: 5,217). Each becomes a node with its own record in every output, so
+    4 MB of one-word rules would cost ~20 s and ~100x its size in a graph."""
+    return _setting("CRPARSE_MAX_PARAGRAPHS", DEFAULT_MAX_PARAGRAPHS)
+
+
+def too_many_paragraphs(limit: int) -> str:
+    return (f"more than {limit:,} paragraphs (rules, examples, glossary entries; a release has about 5,200), "
+            "the limit (CRPARSE_MAX_PARAGRAPHS): raise it to read them")
 
 
 def max_references() -> int:

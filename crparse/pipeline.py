@@ -19,7 +19,7 @@ from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
-from crparse.limits import describe, max_input
+from crparse.limits import describe, max_input, max_paragraphs, too_many_paragraphs
 from crparse.nodes import Diagnostic, Document, Fragment, Region, Residue, Source
 from crparse.readers import read
 from crparse.readers.detect import no_rules
@@ -109,6 +109,8 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions)
+    if len(tokens.blocks) > (limit := max_paragraphs()):
+        raise RefusedInput(too_many_paragraphs(limit), line=tokens.blocks[limit].line)
     parts = build(tokens.blocks)
 
     fragment = _fragment(parts.rules, regions)

@@ -52,11 +52,11 @@ def _parse_json(result) -> dict:
 
 BIG_HTML = {
     "20k-nested-divs": lambda: _page("<div>" * 20_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 20_000),
-    "100k-nested-divs": lambda: _page("<div>" * 100_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 100_000),
+    "70k-nested-divs": lambda: _page("<div>" * 70_000 + "<p>100.1. Text.</p><p>100.2. Text.</p>" + "</div>" * 70_000),
     "100k-nested-mixed": lambda: _page("<div><span><a href='#r100.1'><pre>" * 25_000 + "\n100.1. Text.\n100.2. Text.\n"),
-    "50k-br-lines": lambda: _page("<p>" + "<br>".join(_rule_lines(50_000)) + "</p>"),
-    "50k-br-lines-with-end-tags": lambda: _page("<br>\n".join(f"<b>{line}</b>" for line in _rule_lines(50_000))),
-    "50k-sibling-p": lambda: _page("".join(f"<p>{line}</p>" for line in _rule_lines(50_000))),
+    "40k-br-lines": lambda: _page("<p>" + "<br>".join(_rule_lines(40_000)) + "</p>"),
+    "40k-br-lines-with-end-tags": lambda: _page("<br>\n".join(f"<b>{line}</b>" for line in _rule_lines(40_000))),
+    "40k-sibling-p": lambda: _page("".join(f"<p>{line}</p>" for line in _rule_lines(40_000))),
     "100k-unclosed-tags-at-end": lambda: _page("<p>100.1. Text.</p><p>100.2. Text.</p>") + "<a" * 100_000,
     "50k-unclosed-comments": lambda: _page("<p>100.1. Text.</p><p>100.2. Text.</p>") + "<!-- x >" * 50_000,
 }

@@ -32,9 +32,9 @@ _NOT_TEXT = frozenset(("script", "style", "head", "noscript", "template", "svg")
 _CLOSE = object()  # stack entry: the element under it on the stack has ended
 
 
-# Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s. A CR page has
+# Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s (240,000, 11 s). A CR page has
 # a few tens of thousands of elements (every line a paragraph, some spans and anchors).
-MAX_HTML_TAGS = 250_000
+MAX_HTML_TAGS = 150_000
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:

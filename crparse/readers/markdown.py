@@ -17,6 +17,7 @@ from html import unescape
 
 from crparse.decode import decode
 from crparse.errors import RefusedInput
+from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Link
 from crparse.readers.base import Extract
 from crparse.readers.html import _BLOCKS
@@ -44,6 +45,12 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             f"Markdown with a paragraph of {longest:,} bytes, more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules "
             "paragraph needs (MAX_MARKDOWN_PARAGRAPH): not read, to stay within time; --format text reads it as text"
         )
+    # Every line may be a block of its own (a heading, a list item): markdown-it takes ~30 us a
+    # block, so a flood of them is refused here, before it runs, by the pipeline's paragraph limit.
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n") + 1
+    blocks = lines - len(_BLANK_LINE.findall(raw))
+    if blocks > (limit := max_paragraphs()):
+        raise RefusedInput(too_many_paragraphs(limit))
     markup = sum(raw.count(c) for c in _MARKUP)
     if markup > MAX_MARKDOWN_MARKUP:
         raise RefusedInput(
