@@ -474,3 +474,10 @@ def test_a_line_of_anchors_at_the_input_limit_is_refused_quickly(tmp_path):
     result = run_limited(["refs", "--json", path], seconds=10)
     assert_ok(result, 2)
     assert b"places that read like references" in result.stderr
+
+
+def test_cite_check_refusing_its_only_file_says_one_line(tmp_path):
+    cr_path = write(tmp_path / "cr.txt", cr())
+    result = run_limited(["cite-check", "--cr", cr_path, str(tmp_path / "missing.c")])
+    assert_ok(result, 2)
+    assert result.stderr.count(b"\n") == 1 and b"missing.c" in result.stderr, result.stderr

@@ -236,7 +236,8 @@ def run_cite_check(args) -> int:
                     + [f"{old} of {renumbered.date} is {new or 'gone'} now" for old, new in now.items()]
                 ) or "ok"
                 print(f"{printable(cit.path)}:{cit.line}:{cit.column}: {printable(cit.text)}: {printable(verdict)}")
-    _report(f"{total} citations in {files} files; {stale} stale against the CR of {release}")
+    if files or status == exits.OK:  # a refusal of the only file given stays one line
+        _report(f"{total} citations in {files} files; {stale} stale against the CR of {release}")
     if status == exits.OK and stale:
         status = exits.FOUND
     return status
