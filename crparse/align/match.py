@@ -22,6 +22,7 @@ numbers against the alignment's own renumbering.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter, defaultdict
@@ -284,7 +285,7 @@ class _Aligner:
         # texts paired as printed whose words cite a number that now names another node (moved,
         # or gone): their citations are checked against the renumbering (the rest cannot differ)
         moved = {k for k, v in renumbered.items() if k != v} | {o.key for o in self.a if id(o) not in self.pair}
-        citing = [o for o in self.a if id(o) in self.as_printed and not moved.isdisjoint(_MAY_CITE.findall(o.text))]
+        citing = _citing([o for o in self.a if id(o) in self.as_printed], moved)
         prepare(citing + [self.pair[id(o)] for o in citing])
         placed: list[tuple[tuple[int, int, int], Pair]] = []
         last_new = -1
@@ -348,6 +349,18 @@ def _typography_differs(o: Unit, n: Unit) -> bool:
 
 _NUMBERS = re.compile(r"\d+(?:\.\d+[a-z]?)?")
 _MAY_CITE = re.compile(r"\d\d\d(?:\.\d+[a-z]?)?")  # a number a text may cite, read loosely
+
+
+def _citing(us: list[Unit], numbers: set[str]) -> list[Unit]:
+    """The units of `us` whose text holds one of `numbers` (read loosely): one scan of all the
+    texts joined, which most units pass with no number of interest (a findall each costs 4x)."""
+    starts, at = [], 0
+    for u in us:
+        starts.append(at)
+        at += len(u.text) + 1
+    hits = {bisect.bisect_right(starts, m.start()) - 1
+            for m in _MAY_CITE.finditer("\n".join(u.text for u in us)) if m.group() in numbers}
+    return [us[i] for i in sorted(hits)]
 
 
 def _container(u: Unit, cls: str) -> str:

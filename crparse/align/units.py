@@ -66,12 +66,14 @@ def prepare(us: list[Unit]) -> None:
             u.folded, u.masked, u.cited = folded[i], core, cited
 
 
-def texts(doc: Document) -> dict[str, str]:
-    """The text each unit of `doc` is compared on, as printed (Unit.text), by key."""
+def texts(doc: Document, keys: set[str] | None = None) -> dict[str, str]:
+    """The text each unit of `doc` is compared on, as printed (Unit.text), by key: of every
+    unit, or of those whose key is in `keys`."""
     out = {}
-    for key, head, examples in [(r.number, *_rule_text(r)) for r in doc.rules] + [
-        (f"glossary:{g.term}", *_entry_text(g)) for g in doc.glossary
-    ]:
+    listed = [(r.number, *_rule_text(r)) for r in doc.rules if keys is None or r.number in keys]
+    listed += [(f"glossary:{g.term}", *_entry_text(g)) for g in doc.glossary
+               if keys is None or f"glossary:{g.term}" in keys]
+    for key, head, examples in listed:
         out.setdefault(key, f"{head}\n{examples}" if examples else head)
     return out
 

@@ -58,8 +58,9 @@ def _shown(pair: Pair, typography: bool) -> bool:
 
 def diff(alignment: Alignment, *, typography: bool = False) -> Diff:
     """The word diff of every pair whose texts differ: typography folded unless `typography`."""
-    old_texts, new_texts = texts(alignment.old), texts(alignment.new)
     wanted = [p for p in alignment.pairs if _shown(p, typography)]
+    old_texts = texts(alignment.old, {p.old for p in wanted})
+    new_texts = texts(alignment.new, {p.new for p in wanted})
     olds = [old_texts[p.old] for p in wanted]
     news = [new_texts[p.new] for p in wanted]
     if not typography:
