@@ -13,9 +13,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -39,35 +40,42 @@ def jobs() -> int:
         return os.cpu_count() or 1
 
 
-def parse_all(paths: Iterable[str | Path], *, format: str | None = None) -> Iterator[Document | CrparseError]:
+def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: Callable[[Document], Any] | None = None,
+              share: bool = True) -> Iterator[Any]:
     """The parse of each path, in the order given: a Document, or the CrparseError that refused
-    it (raised errors of any other kind propagate, as from crparse.parse). This process parses
-    too, so two paths on two cores take the time of one."""
+    it (raised errors of any other kind propagate, as from crparse.parse).
+
+    `then(doc)` runs where the document was parsed, and each item is then `(doc, then(doc))`
+    (or the CrparseError `then` raised):
+    work on a tree that needs no more than the tree moves to the workers with the parse (its
+    result is pickled: `then` must be a module-level function). `share`: this process parses
+    its share too (two paths on two cores take the time of one); a caller with work of its own
+    on each tree leaves all parsing to the workers."""
     paths = [str(p) for p in paths]
-    workers = min(jobs(), len(paths)) - 1
+    workers = min(jobs() - 1, len(paths) - share)  # this process is busy either way
     if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
-            yield _attempt(p, format)
+            yield _attempt(p, format, then)
         return
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_die_with, initargs=(os.getpid(),))
-    # This process parses the first path and every (workers + 1)th after it while the workers
-    # parse the others; a worker's result is read when its turn comes. At most two rounds are
-    # in flight, so finished trees do not pile up ahead of a slow consumer.
+    # Sharing, this process parses the first path and every (workers + 1)th after it while the
+    # workers parse the others; a worker's result is read when its turn comes. At most two
+    # rounds are in flight, so finished trees do not pile up ahead of a slow consumer.
+    step = workers + 1 if share else None
     ahead = 2 * (workers + 1)
     futures: dict[int, Future] = {}
     submitted = 0
     try:
         for i, p in enumerate(paths):
             while submitted < min(len(paths), i + ahead):
-                if submitted % (workers + 1):
-                    futures[submitted] = pool.submit(_packed, paths[submitted], format)
+                if step is None or submitted % step:
+                    futures[submitted] = pool.submit(_packed, paths[submitted], format, then)
                 submitted += 1
             if i in futures:
-                result = futures.pop(i).result()
-                yield _DECODER.decode(result) if isinstance(result, bytes) else result
+                yield _unpacked(futures.pop(i).result())
             else:
-                yield _attempt(p, format)
+                yield _attempt(p, format, then)
     finally:
         pool.shutdown(cancel_futures=True)
 
@@ -85,13 +93,26 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _attempt(path: str, format: str | None) -> Document | CrparseError:
+def _attempt(path: str, format: str | None, then: Callable[[Document], Any] | None = None) -> Any:
     try:
-        return parse(Path(path), format=format)
+        doc = parse(Path(path), format=format)
+        return doc if then is None else (doc, then(doc))
     except CrparseError as err:
-        return err
+        return err.located(path)
 
 
-def _packed(path: str, format: str | None) -> bytes | CrparseError:
-    found = _attempt(path, format)
-    return found if isinstance(found, CrparseError) else msgspec.msgpack.encode(found)
+def _packed(path: str, format: str | None, then: Callable[[Document], Any] | None) -> Any:
+    found = _attempt(path, format, then)
+    if isinstance(found, CrparseError):
+        return found
+    if then is None:
+        return msgspec.msgpack.encode(found)
+    return msgspec.msgpack.encode(found[0]), found[1]
+
+
+def _unpacked(result: Any) -> Any:
+    if isinstance(result, bytes):
+        return _DECODER.decode(result)
+    if isinstance(result, tuple):
+        return _DECODER.decode(result[0]), result[1]
+    return result  # a CrparseError

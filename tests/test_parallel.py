@@ -70,3 +70,23 @@ def test_workers_end_with_a_killed_parent(paths, tmp_path):
     env = dict(os.environ, CRPARSE_JOBS="2", PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
     done = subprocess.run([sys.executable, "-c", code, *paths[:2]], capture_output=True, env=env, timeout=60)
     assert done.returncode == -9
+
+
+def _rule_count(doc):
+    if len(doc.rules) > 40:
+        raise crparse.errors.RefusedInput("too long for this test")
+    return len(doc.rules)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("share", [True, False])
+def test_then_runs_with_the_parse_and_its_refusal_is_the_item(paths, workers, share, monkeypatch):
+    monkeypatch.setenv("CRPARSE_JOBS", workers)
+    for path, found in zip(paths, parse_all(paths, then=_rule_count, share=share)):
+        try:
+            doc = crparse.parse(path)
+            expected = _rule_count(doc)
+        except CrparseError as err:
+            assert isinstance(found, CrparseError) and str(found) == str(err.located(path)), (path, found)
+        else:
+            assert found == (doc, expected)

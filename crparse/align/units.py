@@ -66,6 +66,21 @@ def prepare(us: list[Unit]) -> None:
             u.folded, u.masked, u.cited = folded[i], core, cited
 
 
+Prepared = tuple[str, str, tuple[str, ...], str]  # folded, masked, cited, core
+
+
+def prepared(us: list[Unit]) -> list[Prepared]:
+    """What `prepare` set on each unit, as plain data (to send from a worker process)."""
+    prepare(us)
+    return [(u.folded, u.masked, u.cited, u.core) for u in us]
+
+
+def restore(us: list[Unit], fields: list[Prepared]) -> None:
+    """Set on `us` what `prepared` read off the same document's units elsewhere."""
+    for u, (u.folded, u.masked, u.cited, u.core) in zip(us, fields):
+        u.prepared = True
+
+
 def texts(doc: Document, keys: set[str] | None = None) -> dict[str, str]:
     """The text each unit of `doc` is compared on, as printed (Unit.text), by key: of every
     unit, or of those whose key is in `keys`."""

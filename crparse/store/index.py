@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from crparse.align import Pair, align
-from crparse.align.units import Unit, prepare, units
+from crparse.align.units import Prepared, Unit, prepare, prepared, restore, units
 from crparse.errors import CrparseError
 from crparse.inputs import Unread, inputs, read_regular
 from crparse.limits import max_input
@@ -78,12 +78,14 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     # before it while both are still parsed (the cache), not parsed again for the pairs.
     cache: dict[int, tuple[Document, list[Unit]]] = {}
     todo.sort()
-    for n, ((path, sha), doc) in enumerate(zip(todo, parse_all(path for path, _ in todo)), 1):
-        if isinstance(doc, CrparseError):
-            report.refused.append(str(doc.located(path)))
+    for n, ((path, sha), found) in enumerate(zip(todo, parse_all((path for path, _ in todo), then=_derived, share=False)), 1):
+        if isinstance(found, CrparseError):
+            report.refused.append(str(found.located(path)))
             continue
+        doc, (fields, refs) = found
         us = units(doc)
-        release = _store_release(db, doc, us, sha)
+        restore(us, fields)
+        release = _store_release(db, doc, us, refs, sha)
         cache[release] = (doc, us)
         report.added.append(path)
         if doc.effective_date is None:
@@ -97,9 +99,15 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     return report
 
 
-def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], sha: str) -> int:
+def _derived(doc: Document) -> tuple[list[Prepared], list[tuple[str, str, str | None, str]]]:
+    """What a release's rows need besides its tree, computed where it was parsed (a worker
+    process): its units' folded and masked texts, and its references (source, text, target,
+    status), one row per target."""
+    return prepared(units(doc)), [(r.source, r.text, t, r.status) for r in references(doc) for t in (r.targets or (None,))]
+
+
+def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], refs: list[tuple], sha: str) -> int:
     kinds = {r.number: r.kind for r in doc.rules}
-    refs = references(doc)
     db.execute("BEGIN")
     try:
         cur = db.execute(
@@ -111,10 +119,8 @@ def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], sha: s
         rows = [(release, u.key, kinds.get(u.key, "glossary"), u.order, t, d, e)
                 for u, t, (d, e) in zip(us, text_ids, digests(us))]
         db.executemany("INSERT OR IGNORE INTO nodes (release, key, kind, ord, text, digest, exact) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        db.executemany(
-            "INSERT INTO refs (release, source, text, target, status) VALUES (?, ?, ?, ?, ?)",
-            [(release, r.source, r.text, t, r.status) for r in refs for t in (r.targets or (None,))],
-        )
+        db.executemany("INSERT INTO refs (release, source, text, target, status) VALUES (?, ?, ?, ?, ?)",
+                       [(release, *row) for row in refs])
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
