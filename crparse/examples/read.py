@@ -1,0 +1,410 @@
+"""An example's text -> a Scenario, through the sentence grammar (grammars/examples.lark).
+
+Each sentence is parsed on its own (lark Earley: the templates overlap, and a sentence is short);
+the tree becomes facts by the transformer below, one method per template. A sentence no template
+reads, or a template with no meaning here yet, makes the example `unsupported`, naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import LarkError, VisitError
+
+from crparse.examples.scenario import SETUP_KINDS, Branch, Fact, Scenario
+from crparse.examples.text import prepare
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split())}
+
+
+class Unsupported(Exception):
+    """The example cannot become a test (yet): `reason` says which sentence or which meaning."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@cache
+def _parser() -> Lark:
+    grammar = files("crparse.examples").joinpath("grammars/examples.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="earley", ambiguity="resolve", start="start")
+
+
+@lru_cache(maxsize=4096)
+def _tree(sentence: str) -> Tree:
+    return _parser().parse(sentence)
+
+
+def number(token: str) -> int:
+    return int(token) if token.isdigit() else _NUMBER_WORDS[token.lower()]
+
+
+# A player as the text names one: ("name", "Alex"), ("neighbour", "Alex", "left"), ("a player",),
+# ("that player",), ("an emperor",), ("themself",). The runner decides who that is.
+Who = tuple
+
+
+@dataclass(frozen=True)
+class _Card:
+    name: str | None
+    kind: str | None
+    quote: int | None
+
+
+class _Facts(Transformer):
+    """Tree -> list of facts (a clause may state several)."""
+
+    def __init__(self, index: int):
+        super().__init__()
+        self.index = index
+
+    def _fact(self, kind: str, negated: bool = False, **args) -> list[Fact]:
+        return [Fact(kind, tuple(args.items()), negated, self.index)]
+
+    def __default__(self, data, children, meta):
+        raise Unsupported(f"no meaning yet for the sentence form `{data}`")
+
+    # -- structure ---------------------------------------------------------------------------
+    def start(self, c):
+        return c[0]
+
+    def clauses(self, c):
+        return [f for part in c for f in part]
+
+    def framed(self, c):
+        return c[0] + c[1]
+
+    def same_game(self, c):
+        return c[0]
+
+    def in_response(self, c):
+        return c[0]
+
+    def before_end_of_turn(self, c):
+        return c[0]
+
+    def conditional(self, c):
+        return [Branch(tuple(c[0] + c[1]), self.index)]
+
+    def otherwise(self, c):
+        return [Branch(tuple(c[0] + c[1]), self.index)]
+
+    def since(self, c):
+        return c[0] + c[1]
+
+    def on_resolve(self, c):
+        return c[1]
+
+    def frame(self, c):
+        return c[0]
+
+    def game(self, c):
+        out = []
+        for child in c:
+            if isinstance(child, list):
+                out += child
+        return out
+
+    def size(self, c):
+        return self._fact("players", count=number(c[0]))
+
+    def two_headed_giant(self, c):
+        return self._fact("variant", name="two-headed giant")
+
+    def emperor(self, c):
+        return self._fact("variant", name="emperor")
+
+    def grand_melee(self, c):
+        return self._fact("variant", name="grand melee")
+
+    def alternating_teams(self, c):
+        return self._fact("variant", name="alternating teams")
+
+    def free_for_all(self, c):
+        return self._fact("variant", name="free-for-all")
+
+    def everyone_range(self, c):
+        return self._fact("everyone-range", range=number(c[0]))
+
+    def player_count(self, c):
+        return self._fact("players", count=number(c[0]))
+
+    def team_count(self, c):
+        return self._fact("teams", count=number(c[0]), names=tuple(str(t) for t in c[1:]))
+
+    def team_size(self, c):
+        return self._fact("team-size", size=number(c[0]))
+
+    # -- players --------------------------------------------------------------------------------
+    def named(self, c):
+        return ("name", str(c[0]))
+
+    def neighbour(self, c):
+        return ("neighbour", c[0][1], str(c[1]))
+
+    def some_player(self, c):
+        return ("a player",)
+
+    def player_on_team(self, c):
+        return ("a player", number(c[1]))
+
+    def that_player(self, c):
+        return ("that player",)
+
+    def an_emperor(self, c):
+        return ("an emperor",)
+
+    def themself(self, c):
+        return ("themself",)
+
+    def possessive(self, c):
+        words = " ".join(str(x) for x in c if isinstance(x, Token))
+        if c and isinstance(c[-1], Token) and c[-1].type == "CARD":
+            return ("controller of", str(c[-1]))
+        return {"the emperor's": ("an emperor",), "that player's": ("that player",),
+                "the player's": ("that player",)}.get(words, ("pronoun",))
+
+    def target(self, c):
+        return ("object", c[0], str(c[1])) if len(c) == 2 else c[0]
+
+    def attacker(self, c):
+        return ("creature", " ".join(str(x) for x in c))
+
+    def attacks(self, c):
+        pairs = list(zip(c[1::2], c[2::2]))
+        return [f for defender, creature in pairs for f in self._fact("attacks", player=c[0], defender=defender, creature=creature)]
+
+    def blocks(self, c):
+        return self._fact("blocks", player=c[0], creature=c[1])
+
+    def must_choose(self, c):
+        return self._fact("must-choose", player=c[0], choices=c[1])
+
+    def named_possessive(self, c):
+        return ("name", str(c[0]))
+
+    def player_list(self, c):
+        return tuple(c)
+
+    # -- setup ------------------------------------------------------------------------------------
+    def seating(self, c):
+        who, *rest = c
+        out = []
+        if isinstance(rest[0], int):  # ", who has a range of influence of N,"
+            out += self._fact("range", player=who, range=rest[0])
+            rest = rest[1:]
+        side, of = rest
+        return out + self._fact("seated", player=who, side=str(side), of=of)
+
+    def ranged(self, c):
+        return number(c[0])
+
+    def range_fact(self, c):
+        return self._fact("range", player=c[0], range=number(c[1]))
+
+    def in_range(self, c):
+        negated = any(isinstance(x, Token) and x.type == "NOT" for x in c)
+        who, viewer = [x for x in c if not (isinstance(x, Token) and x.type == "NOT")]
+        return self._fact("in-range", negated, player=who, viewer=viewer)
+
+    def in_range_elided(self, c):
+        return self._fact("in-range-elided", True, player=c[0])
+
+    def mutually_out(self, c):
+        return self._fact("mutually-out", a=c[0], b=c[1])
+
+    def team_lives(self, c):
+        return self._fact("team-lives", lives=(number(c[0]), number(c[1])))
+
+    # -- actions ------------------------------------------------------------------------------------
+    def card(self, c):
+        name = kind = quote = None
+        for x in c:
+            if isinstance(x, Token) and x.type == "CARD":
+                name = str(x)
+            elif isinstance(x, Token) and x.type == "QUOTE":
+                quote = int(str(x)[1:-1])
+            elif isinstance(x, _Card):
+                kind, quote = x.kind or kind, x.quote if x.quote is not None else quote
+            elif isinstance(x, str) and x in _KINDS:
+                kind = x
+        return _Card(name, kind, quote)
+
+    def card_reads(self, c):
+        kind = next((x for x in c if isinstance(x, str) and x in _KINDS), None)
+        quote = next((int(str(x)[1:-1]) for x in c if isinstance(x, Token) and x.type == "QUOTE"), None)
+        return _Card(None, kind, quote)
+
+    def card_kind(self, c):
+        return "card"
+
+    def targeting(self, c):
+        targets = [x for x in c if isinstance(x, tuple)]
+        return {"targets": (targets[0],), "chooser": targets[1] if len(targets) > 1 else None}
+
+    def x_targeting(self, c):
+        return {"x": number(c[0]), "targets": (c[1],)}
+
+    def _action(self, kind: str, c) -> list[Fact]:
+        who, card, *rest = c
+        extra = rest[0] if rest else {}
+        return self._fact(kind, player=who, card=card.name, quote=card.quote, **extra)
+
+    def cast(self, c):
+        return self._action("cast", c)
+
+    def activate(self, c):
+        return self._action("activate", c)
+
+    def controls(self, c):
+        who, card = c
+        return self._fact("controls", player=who, card=card.name, quote=card.quote)
+
+    def defines_card(self, c):
+        return self._fact("defines-card", card=str(c[0]),
+                          quote=next(int(str(x)[1:-1]) for x in c if isinstance(x, Token) and x.type == "QUOTE"))
+
+    def targeted_by(self, c):
+        who, card = c
+        return self._fact("targeted-by", player=who, card=card.name, quote=card.quote)
+
+    def leaves(self, c):
+        return self._fact("leaves", player=c[0])
+
+    def draws_from_empty(self, c):
+        return self._fact("draws-from-empty", player=c[0])
+
+    def chooses_chooser(self, c):
+        return self._fact("chooses-chooser", chooser=c[-1])
+
+    def each_team_chooses(self, c):
+        return []  # the rules' own procedure (810.9d): nothing to act
+
+    def role_range(self, c):
+        return self._fact("role-range", roles=c[0], range=number(c[1]))
+
+    def role_list(self, c):
+        return tuple(c)
+
+    def role(self, c):
+        return "emperor" if not c else f"general {number(c[0])}"
+
+    # -- outcomes -----------------------------------------------------------------------------------
+    def enters_range_next_turn(self, c):
+        return self._fact("next-turn") + self._fact("in-range", player=c[0], viewer=c[1])
+
+    def deals_split(self, c):
+        return self._fact("damage-dealt", player=c[1], amount=number(c[0])) + self._fact("damage-dealt", player=c[2], amount=0)
+
+    def deals_each_creature(self, c):
+        return self._fact("creature-damage", controllers=c[2], amount=number(c[1]), only=False)
+
+    def no_other_damage(self, c):
+        return self._fact("creature-damage-only")
+
+    def damage_prevented(self, c):
+        return self._fact("damage-dealt", player=c[0], amount=0)
+
+    def each_team_dealt(self, c):
+        return self._fact("each-team-dealt", amount=number(c[0]))
+
+    def gains_team_total(self, c):
+        return self._fact("life-gained", amount=number(c[0])) + self._fact("team-total", life=number(c[1]))
+
+    def must_pay(self, c):
+        return self._fact("life-paid", amount=number(c[0]))
+
+    def team_total(self, c):
+        return self._fact("team-total", life=number(c[0]))
+
+    def considered_life(self, c):
+        return self._fact("considered-life", life=number(c[0]))
+
+    def loses_life(self, c):
+        return self._fact("life-lost", amount=number(c[0]))
+
+    def chosen_loses(self, c):
+        return self._fact("chosen-loses", team_life=number(c[0]), amount=number(c[1]))
+
+    def turn_markers(self, c):
+        game, markers = c
+        count = next((f["count"] for f in game if f.kind == "players"), None)
+        return self._fact("turn-markers", players=count, markers=number(markers))
+
+    def team_loses(self, c):
+        return self._fact("team-lost")
+
+    def team_does_not_lose(self, c):
+        return self._fact("team-life-zero") + self._fact("team-lost", True)
+
+    def cannot_lose_or_win(self, c):
+        return self._fact("team-can-lose", True) + self._fact("opponents-can-win", True)
+
+    def wins_at(self, c):
+        return self._fact("upkeep-win-threshold", life=number(c[-1]))
+
+    def at_upkeep(self, c):
+        return c[-1]
+
+    def emperors_cannot_attack(self, c):
+        return self._fact("emperors-can-attack", True)
+
+    def no_opponent_in_range(self, c):
+        return self._fact("opponents-in-range", True, player=c[0])
+
+    def nearest_left_chooses(self, c):
+        return self._fact("chooser-is-nearest-left", player=c[0])
+
+    def can_choose_mode(self, c):
+        return self._fact("can-choose", player=c[0], controller=c[1])
+
+    def seating_is(self, c):
+        return self._fact("seating", seats=tuple(str(t) for t in c))
+
+    def seat_list(self, c):
+        return c
+
+    def range_definition(self, c):
+        return self._fact("range-definition", range=number(c[0]), meaning=str(c[1]))
+
+    def rest(self, c):
+        return " ".join(str(x) for x in c)
+
+    def boosts_from(self, c):
+        return self._fact("boost-counts", player=c[1], controllers=c[2])
+
+    def no_other_creatures(self, c):
+        return []
+
+
+_KINDS = {"card"}
+
+
+def read(text: str) -> Scenario:
+    """The Scenario of an example's text; Unsupported names the first sentence that stops it."""
+    prepared = prepare(text)
+    setup: list[Fact] = []
+    steps: list[Fact | Branch] = []
+    for index, sentence in enumerate(prepared.sentences):
+        try:
+            tree = _tree(sentence)
+        except LarkError:
+            raise Unsupported(f"no template reads the sentence \"{_printed(prepared, index)}\"") from None
+        try:
+            facts = _Facts(index).transform(tree)
+        except VisitError as err:
+            if isinstance(err.orig_exc, Unsupported):
+                raise Unsupported(f"{err.orig_exc.reason}: \"{_printed(prepared, index)}\"") from None
+            raise
+        for f in facts:
+            (setup if isinstance(f, Fact) and f.kind in SETUP_KINDS and not steps else steps).append(f)
+    return Scenario(tuple(setup), tuple(steps), prepared.quotes, prepared.sentences)
+
+
+def _printed(prepared, index: int) -> str:
+    return prepared.original[index] if index < len(prepared.original) else prepared.sentences[index]
