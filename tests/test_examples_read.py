@@ -26,7 +26,7 @@ def test_the_lexicon_folds_twenty_years_of_wording():
                   "Alex is sitting to the left of Rob.")
     assert old.sentences == (
         "Alex casts Pyroclasm",
-        "They will not take their extra turn",
+        "they will not take their extra turn",
         "in a game in which all players have range of influence 1, Alex is seated to the left of Rob",
     )
 

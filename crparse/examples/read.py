@@ -80,10 +80,11 @@ class _Facts(Transformer):
         return c[0] + c[1]
 
     def same_game(self, c):
-        return c[0]
+        return self._fact("same-game") + c[0]
 
     def in_response(self, c):
-        return c[0]
+        # resolves before the spell it responds to (the one told just before it)
+        return [Fact(f.kind, f.args + (("in_response", True),), f.negated, f.sentence) if isinstance(f, Fact) else f for f in c[0]]
 
     def before_end_of_turn(self, c):
         return c[0]
@@ -162,6 +163,9 @@ class _Facts(Transformer):
     def themself(self, c):
         return ("themself",)
 
+    def pronoun(self, c):
+        return ("pronoun",)
+
     def possessive(self, c):
         words = " ".join(str(x) for x in c if isinstance(x, Token))
         if c and isinstance(c[-1], Token) and c[-1].type == "CARD":
@@ -183,7 +187,7 @@ class _Facts(Transformer):
         return self._fact("blocks", player=c[0], creature=c[1])
 
     def must_choose(self, c):
-        return self._fact("must-choose", player=c[0], choices=c[1])
+        return self._fact("must-choose", player=c[0], choices=tuple(c[1:]))
 
     def named_possessive(self, c):
         return ("name", str(c[0]))
@@ -260,6 +264,9 @@ class _Facts(Transformer):
 
     def activate(self, c):
         return self._action("activate", c)
+
+    def team_life_before(self, c):
+        return c
 
     def controls(self, c):
         who, card = c
@@ -364,13 +371,35 @@ class _Facts(Transformer):
         return self._fact("can-choose", player=c[0], controller=c[1])
 
     def seating_is(self, c):
-        return self._fact("seating", seats=tuple(str(t) for t in c))
+        return self._fact("seating", seats=c[0])
 
     def seat_list(self, c):
-        return c
+        return tuple(str(t) for t in c)
 
     def range_definition(self, c):
-        return self._fact("range-definition", range=number(c[0]), meaning=str(c[1]))
+        left, right = c[1]
+        return self._fact("range-definition", range=number(c[0]), left=left, right=right)
+
+    def next_to_you(self, c):
+        return (1, 1)
+
+    def to_each_side(self, c):
+        return (number(c[0]), number(c[1]))
+
+    def start_of_game(self, c):
+        return c[0] + c[1]
+
+    def must_choose_in_both(self, c):
+        return self._fact("must-choose-in-both", player=c[0])
+
+    def creature_of_either(self, c):
+        return ("creatures of", c[0], c[1])
+
+    def choice(self, c):
+        return c[0]
+
+    def boosts_from_range(self, c):
+        return self._fact("boost-counts-range", player=c[1], viewer=c[2])
 
     def rest(self, c):
         return " ".join(str(x) for x in c)
@@ -385,8 +414,29 @@ class _Facts(Transformer):
 _KINDS = {"card"}
 
 
-def read(text: str) -> Scenario:
-    """The Scenario of an example's text; Unsupported names the first sentence that stops it."""
+def read(text: str, previous: str | None = None) -> Scenario:
+    """The Scenario of an example's text; Unsupported names the first sentence that stops it.
+    `previous`: the example before it in the same rule, whose game "In the same game, ..." goes on."""
+    scenario = _read(text)
+    if any(f.kind == "same-game" for f in scenario.setup + scenario.steps if isinstance(f, Fact)):
+        if previous is None:
+            raise Unsupported("\"In the same game\" with no example before it")
+        before = _read(previous)
+        shift = len(before.quotes)
+        carried = tuple(f for f in before.steps if isinstance(f, Fact) and f.kind in ("controls", "defines-card"))
+        steps = tuple(_requoted(f, shift) for f in scenario.steps if not (isinstance(f, Fact) and f.kind == "same-game"))
+        return Scenario(before.setup + tuple(_requoted(f, shift) for f in scenario.setup), carried + steps,
+                        before.quotes + scenario.quotes, before.sentences + scenario.sentences)
+    return scenario
+
+
+def _requoted(f, shift: int):
+    if isinstance(f, Branch):
+        return Branch(tuple(_requoted(x, shift) for x in f.steps), f.sentence)
+    return Fact(f.kind, tuple((k, v + shift if k == "quote" and v is not None else v) for k, v in f.args), f.negated, f.sentence)
+
+
+def _read(text: str) -> Scenario:
     prepared = prepare(text)
     setup: list[Fact] = []
     steps: list[Fact | Branch] = []
@@ -402,7 +452,7 @@ def read(text: str) -> Scenario:
                 raise Unsupported(f"{err.orig_exc.reason}: \"{_printed(prepared, index)}\"") from None
             raise
         for f in facts:
-            (setup if isinstance(f, Fact) and f.kind in SETUP_KINDS and not steps else steps).append(f)
+            (setup if isinstance(f, Fact) and f.kind in SETUP_KINDS else steps).append(f)
     return Scenario(tuple(setup), tuple(steps), prepared.quotes, prepared.sentences)
 
 

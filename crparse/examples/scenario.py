@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SETUP_KINDS = frozenset({
-    "variant", "players", "everyone-range", "seated", "range", "in-range", "mutually-out", "team-life",
-    "team-lives", "controls", "defines-card", "role-range", "teams", "team-size",
+    "variant", "players", "everyone-range", "seated", "range", "mutually-out", "team-life",
+    "team-lives", "role-range", "teams", "team-size",
 })
 
 

@@ -23,7 +23,7 @@ _UNMASK = re.compile(r"«(\d+)»")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z«])")
 # Words that open a sentence but are no name: lowercased for the grammar.
 _OPENERS = frozenset(
-    "If In During At When Since To The A An Each No Neither That It One Whether After Before Carissa's".split()[:-1]
+    "If In During At When Since To The A An Each No Neither That It One Whether After Before He She They".split()
 )
 
 

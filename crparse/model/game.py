@@ -24,6 +24,8 @@ from .table import Table, make_table
 
 __all__ = ["Game", "IllegalAction", "new_game"]
 
+_NO_CARD = Card(name="", types=())  # what an object of no known card is, for effect lookups
+
 
 class IllegalAction(ValueError):
     """An action the rules don't allow (an out-of-range target, a payment that can't be made...)."""
@@ -73,6 +75,7 @@ class Game:
         self.tapped: set[int] = set()
         self.animated: set[int] = set()
         self.log: list[str] = []
+        self.cards: dict[int, Card] = {}  # objects whose card text was given, not looked up by name
         self._ids = 10_000
         start = config.starting_player or self.table.order[0]
         self.melee: TurnMarkers | None = None
@@ -266,7 +269,7 @@ class Game:
 
     # --- objects ----------------------------------------------------------------------------------
 
-    def create(self, name: str, controller: str, *, owner: str | None = None, zone: str = "battlefield",
+    def create(self, name: "str | Card", controller: str, *, owner: str | None = None, zone: str = "battlefield",
                attached_to: "str | int | None" = None, **attributes: Any) -> int:
         """Put a card into the game: a card of the model's table by name, or any object described by
         ``attributes`` (types, subtypes, colors, power, toughness, keywords, supertypes).  For Teferi's
@@ -274,8 +277,9 @@ class Game:
         z = Zone(zone)
         attrs: dict[str, Any] = {}
         color = attributes.pop("color", None)
-        if known(name):
-            c = card(name)
+        given = name if isinstance(name, Card) else None  # its own text (a scenario's quote)
+        if given is not None or known(name):
+            c = given or card(name)
             attrs.update(types=frozenset(c.types), subtypes=frozenset(c.subtypes),
                          supertypes=frozenset(c.supertypes), colors=frozenset(c.colors),
                          power=c.power, toughness=c.toughness, keywords=frozenset(c.keywords))
@@ -285,9 +289,11 @@ class Game:
         if not self.table.in_game(controller):
             raise IllegalAction(f"{controller} is not in the game")
         oid = self.objects.add(name, owner or controller, z, controller=controller, **attrs)
+        if given is not None:
+            self.cards[oid] = given
         if attached_to is not None:
             self.objects.attach(oid, attached_to)
-        if known(name) and card(name).effect == "aura_control" and isinstance(attached_to, int):
+        if (self._card_of(oid) or _NO_CARD).effect == "aura_control" and isinstance(attached_to, int):
             self.objects.gain_control(attached_to, controller, duration="while_source", source=oid)
         if color is not None:
             self.moat_color[oid] = color
@@ -537,8 +543,8 @@ class Game:
         fired = []
         if was_creature:
             for w in self.objects.battlefield():
-                if known(w.name) and card(w.name).effect == "trigger_creature_leaves":
-                    if card(w.name).params.get("another") and w.id == obj:
+                if (self._card_of(w) or _NO_CARD).effect == "trigger_creature_leaves":
+                    if self._card_of(w).params.get("another") and w.id == obj:
                         continue
                     wc = self.objects.controller(w.id)
                     if wc is not None and event_within_range(self.table, wc, [before]):
@@ -548,8 +554,16 @@ class Game:
 
     # --- winning and losing -----------------------------------------------------------------------
 
+    def _card_of(self, obj: "int | GameObject") -> Card | None:
+        """The card an object is: the text it was created with, else the model's card of its name."""
+        oid = obj if isinstance(obj, int) else obj.id
+        if oid in self.cards:
+            return self.cards[oid]
+        name = self._obj(oid).name
+        return card(name) if known(name) else None
+
     def _controls_effect(self, player: str, effect: str) -> bool:
-        return any(known(o.name) and card(o.name).effect == effect and
+        return any((self._card_of(o) or _NO_CARD).effect == effect and
                    self.objects.controller(o.id) == player for o in self.objects.battlefield())
 
     def _team_or_self(self, player: str) -> list[str]:
@@ -569,7 +583,7 @@ class Game:
         team can't win the game." """
         for p in self._team_or_self(player):
             for o in self.objects.battlefield():
-                if known(o.name) and card(o.name).effect == "cant_lose_opponents_cant_win":
+                if (self._card_of(o) or _NO_CARD).effect == "cant_lose_opponents_cant_win":
                     c = self.objects.controller(o.id)
                     if c is not None and self.table.are_opponents(c, p) and self.table.in_range(c, p):
                         return False
@@ -780,6 +794,10 @@ class Game:
         self.objects.end_of_turn()
         self.melee.end_turn(player)
 
+    def turn_markers(self) -> int:
+        """Turn markers in the game (807.4a); 0 outside Grand Melee."""
+        return self.melee.count() if self.melee is not None else 0
+
     def upkeep(self, player: str | None = None) -> list[str]:
         """Beginning of upkeep triggers: Test of Endurance ("At the beginning of your upkeep, if you
         have 50 or more life, you win the game."), using the individual life total (606.9a/810.9a).
@@ -787,8 +805,9 @@ class Game:
         out: list[str] = []
         for p in ([player] if player else self.active_players()):
             for o in self.objects.battlefield():
-                if o.name == "Test of Endurance" and self.objects.controller(o.id) == p:
-                    if self.life(p) >= card("Test of Endurance").params["threshold"]:
+                c = self._card_of(o)
+                if c is not None and c.effect == "upkeep_win_if_life" and self.objects.controller(o.id) == p:
+                    if self.life(p) >= c.params["threshold"]:
                         out += self.win_game(p)
         return out
 
@@ -809,7 +828,7 @@ class Game:
 
     # --- spells and abilities -----------------------------------------------------------------------
 
-    def cast(self, player: str, card_name: str, *, targets: Sequence["str | int"] = (), x: int | None = None,
+    def cast(self, player: str, card_name: "str | Card", *, targets: Sequence["str | int"] = (), x: int | None = None,
              **choices: Any) -> CastResult:
         """Cast the named card and let it resolve at once.
 
@@ -818,7 +837,8 @@ class Game:
         """
         if not self.table.in_game(player):
             raise IllegalAction(f"{player} is not in the game")
-        c = card(card_name)
+        # a Card: what a scenario read from the card's quoted text (its effect and numbers)
+        c = card_name if isinstance(card_name, Card) else card(card_name)
         res = CastResult(c.name, player)
         if c.is_permanent:
             attach = None
@@ -827,7 +847,7 @@ class Game:
                     raise IllegalAction("an Aura spell needs a target")
                 self._require_target(player, targets[0], "Aura")
                 attach = targets[0]
-            oid = self.create(c.name, player, attached_to=attach, **choices)
+            oid = self.create(c if isinstance(card_name, Card) else c.name, player, attached_to=attach, **choices)
             res.objects.append(oid)
             return res
         handler = getattr(self, "_spell_" + (c.effect or ""), None)
@@ -883,6 +903,15 @@ class Game:
 
     def _spell_prevent_all_combat(self, res: CastResult, c: Card, targets, x, choices) -> None:
         self.add_prevention(res.controller, "unspecified", combat_only=True, name=c.name)
+
+    def _spell_set_life(self, res: CastResult, c: Card, targets, x, choices) -> None:
+        """"Target player's life total becomes N" / "Your life total becomes N" (810.9c: a
+        Two-Headed Giant player's life total, as the date reads it, becomes N; the team's changes by
+        the difference)."""
+        who = targets[0] if c.params.get("whose", "player") == "player" and targets else res.controller
+        before = self.life(who)
+        self.set_life(who, c.params["value"])
+        res.life_changes[who] = self.life(who) - before
 
     def _spell_double_target_life(self, res: CastResult, c: Card, targets, x, choices) -> None:
         (t,) = targets
@@ -943,7 +972,7 @@ class Game:
             raise IllegalAction("not on the battlefield")
         if not self.in_range(player, obj):
             raise IllegalAction("801.6: the object is outside the player's range of influence")
-        c = card(o.name)
+        c = self._card_of(o) or card(o.name)
         res = CastResult(c.name, player)
         handler = getattr(self, "_ability_" + (c.effect or ""), None)
         if handler is None:

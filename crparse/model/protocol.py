@@ -159,6 +159,9 @@ class Engine(Protocol):
     def begin_next_turn(self, player: str | None = None) -> str:
         """End the current turn and begin the next (or ``player``'s); returns the active player."""
 
+    def turn_markers(self) -> int:
+        """Turn markers in a Grand Melee game (807.4a); 0 in other variants."""
+
     def upkeep(self) -> Any: ...
 
     def end_step(self) -> Any: ...

@@ -1,0 +1,560 @@
+"""A Scenario run against an engine (crparse.model.protocol.Engine; the reference is
+crparse.model.game.Game): the stated setup becomes a game, the actions are played, each outcome
+the example states is checked.
+
+What the examples leave unstated is filled in the way the rules' own conventions read them, and
+each such choice is written into the report (`Outcome.assumed`): the number of players when the
+example names fewer than four (with three seats every player is next to every other); one
+creature for each player when an outcome counts creatures; an opponent as the caster of a card
+that targets a player.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from crparse.examples.cards import CardText, read_card
+from crparse.examples.scenario import Branch, Fact, Scenario
+
+
+class NotModelled(Exception):
+    """The engine (or this runner) lacks what a fact needs: the example is `unsupported`."""
+
+
+class Failed(AssertionError):
+    """An outcome the example states is not what the engine says."""
+
+
+@dataclass
+class Outcome:
+    status: str  # passed, failed, unsupported
+    reason: str | None = None
+    checked: int = 0  # outcomes checked
+    assumed: list[str] = field(default_factory=list)
+
+
+def run(scenario: Scenario, rules_date: str, factory=None) -> Outcome:
+    if factory is None:
+        from crparse.model.game import new_game as factory
+    run = _Run(scenario, rules_date, factory)
+    try:
+        run.start()
+        run.play(scenario.steps)
+    except Failed as failure:
+        return Outcome("failed", str(failure), run.checked, run.assumed)
+    except NotModelled as missing:
+        return Outcome("unsupported", str(missing), run.checked, run.assumed)
+    if not run.checked:
+        return Outcome("unsupported", "the example states no outcome this runner checks", 0, run.assumed)
+    return Outcome("passed", None, run.checked, run.assumed)
+
+
+_VARIANTS = {"two-headed giant", "emperor", "grand melee", "alternating teams", "free-for-all"}
+
+
+class _Run:
+    def __init__(self, scenario: Scenario, rules_date: str, factory):
+        self.s = scenario
+        self.date = rules_date
+        self.factory = factory
+        self.checked = 0
+        self.assumed: list[str] = []
+        self.names: dict[tuple, str] = {}  # a player as the text names one -> seat name
+        self.last: str | None = None  # the player a pronoun or "that player" means
+        self.result: Any = None  # the last action's result
+        self.before: dict[str, int] = {}  # life totals before the last action
+        self.creatures: dict[str, int] = {}
+
+    # -- the game the setup states -----------------------------------------------------------------
+    def start(self) -> None:
+        facts = list(self.s.setup)
+        variant = next((f["name"] for f in facts if f.kind == "variant"), "free-for-all")
+        self.variant = variant
+        count = next((f["count"] for f in facts if f.kind == "players"), None)
+        if variant == "two-headed giant":
+            self._two_headed_giant(facts)
+        elif variant == "emperor":
+            self._emperor(facts)
+        elif variant == "alternating teams":
+            self._alternating_teams(facts)
+        elif variant in ("free-for-all",):
+            self._free_for_all(facts, count)
+        else:
+            raise NotModelled(f"the {variant} setup of this example")
+        kinds = {f.kind for f in self._all_facts()}
+        if kinds & {"boost-counts", "boost-counts-range"}:
+            self._ensure_creatures("Goblin")  # creatures that share a type, as Coat of Arms counts
+        elif kinds & {"creature-damage", "creature-damage-only"}:
+            self._ensure_creatures()
+        self.life0 = {p: self.game.life(p) for p in self.game.players()}
+
+    def _all_facts(self) -> list[Fact]:
+        out = list(self.s.setup)
+        for step in self.s.steps:
+            out += list(step.steps) if isinstance(step, Branch) else [step]
+        return out
+
+    def _new(self, **config) -> None:
+        from crparse.model.protocol import GameConfig
+
+        try:
+            self.game = self.factory(GameConfig(rules_date=self.date, **config))
+        except (ValueError, TypeError) as err:
+            raise NotModelled(f"the engine refuses this setup: {err}") from None
+
+    def _free_for_all(self, facts: list[Fact], count: int | None) -> None:
+        from crparse.model.table import Relation, SeatingError, arrange
+
+        everyone = next((f["range"] for f in facts if f.kind == "everyone-range"), None)
+        per: dict[str, int | None] = {}
+        relations = []
+        named: list[str] = []
+        for f in facts + [x for x in self.s.steps if isinstance(x, Fact)]:
+            for key, value in f.args:
+                if isinstance(value, tuple) and value[:1] == ("name",):
+                    named.append(value[1])
+        named = list(dict.fromkeys(named))
+        last_viewer = None
+        for f in facts:
+            if f.kind == "range":
+                per[self._plain_name(f["player"])] = f["range"]
+            elif f.kind == "seated":
+                kind = "left_of" if f["side"] == "left" else "right_of"
+                relations.append(Relation(kind, self._plain_name(f["player"]), self._plain_name(f["of"])))
+            elif f.kind == "mutually-out":
+                a, b = self._plain_name(f["a"]), self._plain_name(f["b"])
+                relations += [Relation("not_in_range", a, b), Relation("not_in_range", b, a)]
+        # range premises stated before any action are part of the setup ("Rob is within Alex's
+        # range of influence, but Carissa is not")
+        for f in self._premises():
+            relations.append(Relation("not_in_range" if f.negated else "in_range", self._plain_name(f["viewer"]),
+                                      self._plain_name(f["player"])))
+        ranges: Any = everyone if not per else ({**per, "*": everyone} if everyone is not None else per)
+        if everyone is None and not per and any(r.kind.endswith("in_range") for r in relations):
+            ranges = 1
+            self.assumed.append("range of influence 1 for every player (the example states who is in whose range)")
+        try:
+            order, seat_ranges = arrange(relations, named=named, ranges=ranges, total=count)
+        except SeatingError as err:
+            raise NotModelled(f"no seating satisfies the example: {err}") from None
+        if count is None and len(order) > len(named):
+            self.assumed.append(f"{len(order)} players ({len(order) - len(named)} unnamed)")
+        for n in named:
+            self.names[("name", n)] = n
+        self._new(players=order, variant="free-for-all",
+                  ranges=seat_ranges if any(v is not None for v in seat_ranges.values()) else None)
+
+    def _premises(self) -> list[Fact]:
+        """Range facts that are conditions of the setup, not outcomes: those about two players whose
+        seats the example does not relate (stated before anyone leaves or a turn passes). "Rob is
+        within Alex's range of influence, but Carissa is not" places Carissa; after "Alex is seated
+        to the left of Rob, and Carissa to the right of Rob", "Carissa is not in Alex's range" is
+        an outcome of the seating, and checked."""
+        joined: dict[str, str] = {}
+
+        def root(x: str) -> str:
+            while joined.get(x, x) != x:
+                x = joined[x]
+            return x
+
+        for f in self.s.setup:
+            if f.kind == "seated" and f["player"][:1] == ("name",) and f["of"][:1] == ("name",):
+                joined[root(f["player"][1])] = root(f["of"][1])
+        out, viewer = [], None
+        for f in self.s.steps:
+            if not isinstance(f, Fact) or f.kind in ("leaves", "next-turn", "same-game"):
+                break
+            if f.kind == "in-range":
+                viewer = f["viewer"]
+            if f.kind in ("in-range", "in-range-elided") and viewer is not None:
+                a, b = viewer, f["player"]
+                if a[:1] == ("name",) and b[:1] == ("name",) and root(a[1]) != root(b[1]):
+                    out.append(Fact("in-range", f.args if f.kind == "in-range" else (("player", b), ("viewer", a)),
+                                    f.negated, f.sentence))
+        self.premises = {(f["viewer"], f["player"]) for f in out}
+        return out
+
+    def _two_headed_giant(self, facts: list[Fact]) -> None:
+        players = ["Player A1", "Player A2", "Player B1", "Player B2"]
+        life: dict[str, int] = {}
+        lives = next((f["lives"] for f in facts if f.kind == "team-lives"), None)
+        if lives:
+            life = {"A": lives[0], "B": lives[1]}
+        for f in list(facts) + [x for x in self.s.steps if isinstance(x, Fact)]:
+            for _, value in f.args:
+                if isinstance(value, tuple) and value[:1] == ("a player",) and len(value) == 2:
+                    life["A"] = value[1]
+        self.names[("a player",)] = "Player A1"
+        self.teams = {"A": ["Player A1", "Player A2"], "B": ["Player B1", "Player B2"]}
+        self._new(players=players, variant="two-headed giant", teams=self.teams, life=life)
+
+    def _alternating_teams(self, facts: list[Fact]) -> None:
+        from crparse.model.table import alternating_seating
+
+        teams = next((f for f in facts if f.kind == "teams"), None)
+        if teams is None:
+            raise NotModelled("an Alternating Teams game of unstated teams")
+        names = teams["names"] or tuple("ABCDEFGH"[: teams["count"]])
+        size = 3  # the example lists three seats of each team before "and so on"
+        members = [[f"{t}{i}" for i in range(1, size + 1)] for t in names]
+        self.assumed.append(f"teams of {size}")
+        order = alternating_seating(members)
+        self._new(players=order, variant="alternating teams", teams=dict(zip(names, members)))
+
+    def do_seating(self, f: Fact) -> None:
+        order = self.game.players()
+        stated = list(f["seats"])
+        self.check(order[: len(stated)] == stated, f"the seating is {order} (the example: {stated}, and so on)")
+
+    def _emperor(self, facts: list[Fact]) -> None:
+        everyone = next((f["range"] for f in facts if f.kind == "everyone-range"), None)
+        players = ["A general 1", "A emperor", "A general 2", "B general 1", "B emperor", "B general 2"]
+        teams = {"A": players[:3], "B": players[3:]}
+        self.names[("an emperor",)] = "A emperor"
+        self._new(players=players, variant="emperor", teams=teams, ranges=everyone)
+
+    def _plain_name(self, who: tuple) -> str:
+        if who[:1] == ("name",):
+            return who[1]
+        raise NotModelled(f"a seat named as {who!r}")
+
+    # -- who the text means ---------------------------------------------------------------------------
+    def who(self, ref: Any) -> str:
+        if not isinstance(ref, tuple):
+            raise NotModelled(f"a player named as {ref!r}")
+        kind = ref[0]
+        if kind == "name":
+            name = ref[1]
+            if name not in self.game.players() and name not in getattr(self, "departed", set()):
+                raise NotModelled(f"{name} has no seat in this game")
+            self.last = name
+            return name
+        if kind == "neighbour":
+            found = self.game.left_of(ref[1]) if ref[2] == "left" else self.game.right_of(ref[1])
+            return found
+        if kind in ("a player", "that player", "pronoun", "themself"):
+            name = self.names.get(("a player",)) if kind == "a player" else self.last
+            if name is None:
+                raise NotModelled(f"whom \"{kind}\" means")
+            self.last = name
+            return name
+        if kind == "an emperor":
+            name = self.names.get(("an emperor",))
+            if name is None:
+                raise NotModelled("an emperor outside an Emperor game")
+            self.last = name
+            return name
+        raise NotModelled(f"a player named as {ref!r}")
+
+    # -- actions and outcomes -------------------------------------------------------------------------
+    def play(self, steps) -> None:
+        premises = getattr(self, "premises", set())
+        steps = [f for f in steps if not (isinstance(f, Fact) and f.kind in ("in-range", "in-range-elided")
+                                           and (f.get("viewer"), f["player"]) in premises)]
+        steps = [f for f in steps if not (isinstance(f, Fact) and f.kind == "in-range-elided")] if premises else steps
+        # a spell cast in response resolves first: played before the one it responds to, whose
+        # target it may share ("Rob casts Captain's Maneuver ... targeting Carissa" moves the damage
+        # Lava Axe would deal to Rob)
+        for i in range(1, len(steps)):
+            if isinstance(steps[i], Fact) and steps[i].get("in_response") and isinstance(steps[i - 1], Fact):
+                self.responding_to = steps[i - 1]
+                steps[i - 1], steps[i] = steps[i], steps[i - 1]
+        for step in steps:
+            if isinstance(step, Branch):
+                saved = (copy.deepcopy(self.game), self.last, self.result, dict(self.before))
+                self.play(step.steps)
+                self.game, self.last, self.result, self.before = saved
+                continue
+            handler = getattr(self, "do_" + step.kind.replace("-", "_"), None)
+            if handler is None:
+                raise NotModelled(f"no model yet for \"{step.kind}\" (sentence {step.sentence + 1})")
+            handler(step)
+
+    def check(self, ok: bool, message: str) -> None:
+        self.checked += 1
+        if not ok:
+            raise Failed(message)
+
+    def _lives(self) -> dict[str, int]:
+        return {p: self.game.life(p) for p in self.game.players()}
+
+    def _card(self, f: Fact) -> tuple[str | None, CardText | None]:
+        name, quote = f.get("card"), f.get("quote")
+        text = read_card(self.s.quotes[quote], name) if quote is not None else None
+        if text is None and name is None:
+            raise NotModelled("a card whose text the card grammar cannot read: "
+                              + (f"“{self.s.quotes[quote]}”" if quote is not None else "unnamed"))
+        return name, text
+
+    def _cast(self, player: str, f: Fact, targets=()) -> None:
+        name, text = self._card(f)
+        self.before = self._lives()
+        self.teams_before = {t: self.game.team_life(t) for t in getattr(self, "teams", {})}
+        kwargs = {}
+        if f.get("x") is not None:
+            kwargs["x"] = f["x"]
+        card = _adhoc(name, text)
+        try:
+            self.result = self.game.cast(player, card, targets=list(targets), **kwargs)
+        except NotImplementedError as err:
+            raise NotModelled(f"the engine cannot play {name or 'that card'}: {err}") from None
+        except KeyError as err:
+            raise NotModelled(f"the engine does not know the card {err}") from None
+
+    def do_cast(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        targets = [self._target(t) for t in f.get("targets") or ()]
+        name, text = self._card(f)
+        below = getattr(self, "responding_to", None)
+        if text is not None and text.effect == "redirect_next" and len(targets) == 1 and below is not None:
+            # "the next X damage that would be dealt to target ... is dealt to another target":
+            # the first target is what the spell it responds to would damage
+            targets = [self.who(below["targets"][0]), *targets]
+            self.who(f["player"])
+        self._cast(player, f, targets)
+        self.last = player
+
+    def do_targeted_by(self, f: Fact) -> None:
+        target = self.who(f["player"])
+        caster = next((p for p in self.game.opponents(target)), None)
+        if caster is None:
+            raise NotModelled("nobody to cast the card")
+        self.assumed.append(f"{caster} (an opponent) casts the card targeting {target}")
+        self._cast(caster, f, [target])
+        self.last = target
+
+    def do_controls(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        name, text = self._card(f)
+        try:
+            self.game.create(_adhoc(name, text) if text is not None else (name or "Card"), player)
+        except (KeyError, ValueError) as err:
+            raise NotModelled(f"the engine cannot create {name}: {err}") from None
+        self.last = player
+
+    def do_activate(self, f: Fact) -> None:
+        """An activated ability that asks another player to choose (801.5a): who may be chosen is
+        the outcome the example states; the ability itself need not resolve."""
+        self.controller = self.who(f["player"])
+        chooser = f.get("chooser")
+        self.chosen = self.who(chooser) if chooser is not None else None
+        self._ensure_creatures()
+        self.last = self.chosen or self.controller
+
+    def do_must_choose_in_both(self, f: Fact) -> None:
+        chooser = self.who(f["player"])
+        legal = {t for t in self.game.legal_targets(self.controller, chooser=chooser) if isinstance(t, str)}
+        both = set(self.game.range_of_influence(chooser)) & set(self.game.range_of_influence(self.controller))
+        self.check(legal == both, f"{chooser} may choose {sorted(legal)} (the example: the players in both ranges, {sorted(both)})")
+
+    def do_must_choose(self, f: Fact) -> None:
+        chooser = self.who(f["player"])
+        stated: set = set()
+        def player(ref) -> str:
+            return chooser if ref == ("themself",) else self.who(ref)
+
+        for choice in f["choices"]:
+            if choice[:1] == ("creatures of",):
+                stated |= {self.creatures[player(p)] for p in choice[1:]}
+            else:
+                stated.add(player(choice))
+        legal = set(self.game.legal_targets(self.controller, chooser=chooser))
+        self.check(legal == stated, f"{chooser} may choose {sorted(map(str, legal))} (the example: {sorted(map(str, stated))})")
+
+    def do_leaves(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        self.departed = getattr(self, "departed", set()) | {player}
+        self.game.leave_game(player)
+
+    def do_next_turn(self, f: Fact) -> None:
+        self.game.begin_next_turn()
+
+    def _target(self, ref) -> Any:
+        if isinstance(ref, tuple) and ref[:1] == ("object",):
+            raise NotModelled("a target that is a permanent")
+        return self.who(ref)
+
+    def do_in_range(self, f: Fact) -> None:
+        viewer, player = self.who(f["viewer"]), self.who(f["player"])
+        inside = self.game.in_range(viewer, player)
+        self.check(inside != f.negated, f"{player} is {'' if inside else 'not '}in {viewer}'s range of influence "
+                                        f"(the example: {'not ' if f.negated else ''}in range)")
+
+    def do_damage_dealt(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        dealt = self.before.get(player, 0) - self.game.life(player)
+        self.check(dealt == f["amount"], f"{player} was dealt {dealt} damage (the example: {f['amount']})")
+
+    def do_team_total(self, f: Fact) -> None:
+        team = self.game.team_of(self.last or self.names.get(("a player",)))
+        life = self.game.team_life(team)
+        self.check(life == f["life"], f"the team is at {life} life (the example: {f['life']})")
+
+    def do_life_gained(self, f: Fact) -> None:
+        player = self.last
+        gained = self.game.life(player) - self.before.get(player, 0)
+        self.check(gained == f["amount"], f"{player} gained {gained} life (the example: {f['amount']})")
+
+    def do_life_lost(self, f: Fact) -> None:
+        player = self.last
+        lost = self.before.get(player, 0) - self.game.life(player)
+        self.check(lost == f["amount"], f"{player} lost {lost} life (the example: {f['amount']})")
+
+    def do_considered_life(self, f: Fact) -> None:
+        player = self.last
+        seen = self.before.get(player)
+        self.check(seen == f["life"], f"{player}'s life total was {seen} for the effect (the example: {f['life']})")
+
+    def do_each_team_dealt(self, f: Fact) -> None:
+        for team, members in self.teams.items():
+            before = sum(self.before.get(m, 0) for m in members[:1])
+            after = self.game.team_life(team)
+            self.check(before - after == f["amount"], f"team {team} was dealt {before - after} damage (the example: {f['amount']})")
+
+
+    # -- more outcomes ------------------------------------------------------------------------------
+    def do_range_definition(self, f: Fact) -> None:
+        """"A range of influence of N means that you and ... are within your range": played on a
+        table large enough that someone is outside it."""
+        r, left, right = f["range"], f["left"], f["right"]
+        players = [f"Player {i + 1}" for i in range(2 * r + 3)]
+        from crparse.model.protocol import GameConfig
+
+        game = self.factory(GameConfig(players=players, ranges=r, rules_date=self.date))
+        you = players[0]
+        stated = {you} | {game.left_of(you, k) for k in range(1, left + 1)} | {game.right_of(you, k) for k in range(1, right + 1)}
+        seen = set(game.range_of_influence(you))
+        self.check(seen == stated, f"range {r} holds {sorted(seen)} (the example: {sorted(stated)})")
+
+    def do_chooses_chooser(self, f: Fact) -> None:
+        self.chosen = self.who(f["chooser"])
+
+    def do_can_choose(self, f: Fact) -> None:
+        player, controller = self.who(f["player"]), self.who(f["controller"])
+        candidates, _ = self.game.chooser_for(controller)
+        self.check(player in candidates, f"{player} may not make {controller}'s choice (the example: may)")
+        self.check(not self.game.in_range(player, controller),
+                   f"{controller} is in {player}'s range (the example: out of it)")
+
+    def do_opponents_in_range(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        inside = [o for o in self.game.opponents(player) if self.game.in_range(player, o)]
+        self.check(bool(inside) != f.negated, f"opponents in {player}'s range: {inside}")
+
+    def do_chooser_is_nearest_left(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        candidates, fallback = self.game.chooser_for(player)
+        nearest = next(self.game.left_of(player, k) for k in range(1, len(self.game.players()))
+                       if self.game.left_of(player, k) in self.game.opponents(player))
+        self.check(not candidates and fallback == nearest,
+                   f"the choice falls to {sorted(candidates) or fallback} (the example: {nearest}, the nearest opponent to the left)")
+
+    def _ensure_creatures(self, subtype: str = "Creature") -> None:
+        if not self.creatures:
+            for p in self.game.players():
+                self.creatures[p] = self.game.creature(p, subtype, subtypes=[subtype] if subtype != "Creature" else [])
+            self.assumed.append(f"each player controls one {subtype.lower()}")
+
+    def do_creature_damage(self, f: Fact) -> None:
+        controllers = {self.who(p) for p in f["controllers"]}
+        for p in controllers:
+            dealt = self.game.damage_on(self.creatures[p]) if p in self.creatures else None
+            self.check(dealt == f["amount"], f"{p}'s creature was dealt {dealt} damage (the example: {f['amount']})")
+        self.damaged = controllers
+
+    def do_creature_damage_only(self, f: Fact) -> None:
+        for p, c in self.creatures.items():
+            if p not in getattr(self, "damaged", set()):
+                self.check(self.game.damage_on(c) == 0, f"{p}'s creature was dealt damage too (the example: no other creature)")
+
+    def do_boost_counts(self, f: Fact) -> None:
+        owner = self.who(f["player"])
+        counted = {self.who(p) for p in f["controllers"]}
+        bonus = self.game.coat_of_arms_bonus(self.creatures[owner])
+        self.check(bonus == len(counted) - 1, f"{owner}'s creature gets +{bonus}/+{bonus} (the example counts the creatures of {sorted(counted)})")
+
+    def do_boost_counts_range(self, f: Fact) -> None:
+        owner, viewer = self.who(f["player"]), self.who(f["viewer"])
+        counted = self.game.range_of_influence(viewer)
+        bonus = self.game.coat_of_arms_bonus(self.creatures[owner])
+        self.check(bonus == len(counted) - 1, f"{owner}'s creature gets +{bonus}/+{bonus} (the example counts the creatures in {viewer}'s range: {len(counted) - 1} others)")
+
+    def do_turn_markers(self, f: Fact) -> None:
+        from crparse.model.protocol import GameConfig
+
+        players = [f"Player {i + 1}" for i in range(f["players"])]
+        game = self.factory(GameConfig(players=players, variant="grand melee", rules_date=self.date))
+        self.check(game.turn_markers() == f["markers"],
+                   f"{f['players']} players have {game.turn_markers()} turn markers (the example: {f['markers']})")
+
+    def do_team_life_zero(self, f: Fact) -> None:
+        player = self.last
+        self.game.lose_life(player, self.game.team_life(self.game.team_of(player)))
+        self.game.check_state()
+
+    def do_team_lost(self, f: Fact) -> None:
+        team = self.game.team_of(self.last)
+        lost = self.game.team_lost(team)
+        self.check(lost != f.negated, f"team {team} {'lost' if lost else 'did not lose'} (the example: {'not ' if f.negated else ''}lost)")
+
+    def do_draws_from_empty(self, f: Fact) -> None:
+        self.game.draw_from_empty_library(self.who(f["player"]))
+        self.game.check_state()
+
+    def do_team_can_lose(self, f: Fact) -> None:
+        player = self.last
+        for p in [player, *self.game.teammates(player)]:
+            self.check(self.game.can_lose(p) != f.negated, f"{p} {'can' if self.game.can_lose(p) else 'cannot'} lose")
+
+    def do_opponents_can_win(self, f: Fact) -> None:
+        for p in self.game.opponents(self.last):
+            self.check(self.game.can_win(p) != f.negated, f"{p} {'can' if self.game.can_win(p) else 'cannot'} win")
+
+    def do_upkeep_win_threshold(self, f: Fact) -> None:
+        player, team = self.last, self.game.team_of(self.last)
+        for total, wins in ((f["life"] - 1, False), (f["life"], True)):
+            game = copy.deepcopy(self.game)
+            game.set_life(player, total) if False else game.lose_life(player, game.team_life(team) - total) \
+                if game.team_life(team) > total else game.gain_life(player, total - game.team_life(team))
+            game.upkeep(player)
+            self.check(game.has_won(player) == wins,
+                       f"at {total} team life the team {'wins' if game.has_won(player) else 'does not win'} (the example: wins at {f['life']} or more)")
+
+    def do_life_paid(self, f: Fact) -> None:
+        player = self.last
+        name, text = None, None
+        due = -(-self.game.life(player) // 2)  # "Pay half your life, rounded up"
+        self.check(due == f["amount"], f"{player} must pay {due} life (the example: {f['amount']})")
+        self.before = self._lives()
+        self.game.pay_life(player, due)
+
+    def do_chosen_loses(self, f: Fact) -> None:
+        team = next((t for t in self.teams if self._team_before(t) == f["team_life"]), None)
+        if team is None:
+            raise NotModelled("which team had that life total")
+        lost = self._team_before(team) - self.game.team_life(team)
+        self.check(lost == f["amount"], f"the team that had {f['team_life']} life lost {lost} (the example: {f['amount']})")
+        self.last = self.teams[team][0]
+
+    def _team_before(self, team: str) -> int:
+        return getattr(self, "teams_before", {}).get(team, 0)
+
+    def do_emperors_can_attack(self, f: Fact) -> None:
+        for p in self.game.players():
+            if "emperor" in p:
+                can = bool(self.game.attackable(p))
+                self.check(can != f.negated, f"{p} can attack {sorted(self.game.attackable(p))} (the example: none)")
+
+
+def _adhoc(name: str | None, text: CardText | None):
+    """The card to cast: the model's card of that name, its effect as the example's quote says."""
+    from crparse.model.cards import Card, card, known
+
+    if text is None:
+        return name
+    base = card(name) if name and known(name) else None
+    return Card(name=name or "Card", types=base.types if base else ("Sorcery",), subtypes=base.subtypes if base else (),
+                colors=base.colors if base else (), power=base.power if base else None,
+                toughness=base.toughness if base else None, effect=text.effect, params=dict(text.params))
