@@ -40,6 +40,14 @@ def _tree(sentence: str) -> Tree:
     return _parser().parse(sentence)
 
 
+def _negated(children) -> bool:
+    return any(isinstance(x, Token) and x.type in ("NOT", "CANNOT", "DOES_NOT", "DO_NOT") for x in children)
+
+
+def _plain(children) -> list:
+    return [x for x in children if not (isinstance(x, Token) and x.type in ("NOT", "CANNOT", "DOES_NOT", "DO_NOT"))]
+
+
 def number(token: str) -> int:
     return int(token) if token.isdigit() else _NUMBER_WORDS[token.lower()]
 
@@ -177,7 +185,11 @@ class _Facts(Transformer):
         return ("object", c[0], str(c[1])) if len(c) == 2 else c[0]
 
     def attacker(self, c):
-        return ("creature", " ".join(str(x) for x in c))
+        card = next((str(x) for x in c if isinstance(x, Token) and x.type == "CARD"), None)
+        if card is not None:
+            return ("creature", card)
+        keyword = next((str(x) for x in c if isinstance(x, Token) and x.type == "KEYWORD"), None)
+        return ("creature", "a creature" + (f" with {keyword}" if keyword else ""))
 
     def attacks(self, c):
         pairs = list(zip(c[1::2], c[2::2]))
@@ -292,6 +304,23 @@ class _Facts(Transformer):
     def each_team_chooses(self, c):
         return []  # the rules' own procedure (810.9d): nothing to act
 
+    def configuration(self, c):
+        return self._fact("configuration", seats=tuple(c))
+
+    def config_seat(self, c):
+        return f"{c[0]} {c[1]}"
+
+    def landwalk_depends(self, c):
+        attacker, player, land = c[0], c[1], str(c[-1])
+        return self._fact("landwalk-depends", creature=attacker, player=player, land=land)
+
+    def deals_combat_damage(self, c):
+        return self._fact("combat-damage-dealt", _negated(c), player=_plain(c)[0])
+
+    def both_deal_combat_damage(self, c):
+        a, b = _plain(c)
+        return self._fact("both-deal-combat-damage", _negated(c), a=a, b=b)
+
     def role_range(self, c):
         return self._fact("role-range", roles=c[0], range=number(c[1]))
 
@@ -303,7 +332,8 @@ class _Facts(Transformer):
 
     # -- outcomes -----------------------------------------------------------------------------------
     def enters_range_next_turn(self, c):
-        return self._fact("next-turn") + self._fact("in-range", player=c[0], viewer=c[1])
+        who, viewer = _plain(c)
+        return self._fact("next-turn") + self._fact("in-range", _negated(c), player=who, viewer=viewer)
 
     def deals_split(self, c):
         return self._fact("damage-dealt", player=c[1], amount=number(c[0])) + self._fact("damage-dealt", player=c[2], amount=0)
@@ -315,7 +345,7 @@ class _Facts(Transformer):
         return self._fact("creature-damage-only")
 
     def damage_prevented(self, c):
-        return self._fact("damage-dealt", player=c[0], amount=0)
+        return self._fact("damage-dealt", _negated(c), player=_plain(c)[0], amount=0)
 
     def each_team_dealt(self, c):
         return self._fact("each-team-dealt", amount=number(c[0]))
@@ -347,7 +377,7 @@ class _Facts(Transformer):
         return self._fact("team-lost")
 
     def team_does_not_lose(self, c):
-        return self._fact("team-life-zero") + self._fact("team-lost", True)
+        return self._fact("team-life-at", life=number(_plain(c)[0])) + self._fact("team-lost", _negated(c))
 
     def cannot_lose_or_win(self, c):
         return self._fact("team-can-lose", True) + self._fact("opponents-can-win", True)
@@ -368,7 +398,8 @@ class _Facts(Transformer):
         return self._fact("chooser-is-nearest-left", player=c[0])
 
     def can_choose_mode(self, c):
-        return self._fact("can-choose", player=c[0], controller=c[1])
+        who, controller = _plain(c)[:2]
+        return self._fact("can-choose", _negated(c), player=who, controller=controller)
 
     def seating_is(self, c):
         return self._fact("seating", seats=c[0])

@@ -133,6 +133,10 @@ class Game:
 
     # --- range of influence -----------------------------------------------------------------------
 
+    def range_value(self, player: str) -> int | None:
+        """The player's range of influence in seats (None: unlimited)."""
+        return self.table.range_value(player)
+
     def range_of_influence(self, player: str) -> frozenset[str]:
         return self.table.range_of_influence(player)
 
@@ -295,6 +299,11 @@ class Game:
             self.objects.attach(oid, attached_to)
         if (self._card_of(oid) or _NO_CARD).effect == "aura_control" and isinstance(attached_to, int):
             self.objects.gain_control(attached_to, controller, duration="while_source", source=oid)
+        if (self._card_of(oid) or _NO_CARD).effect == "prevent_all_by_creatures":
+            # "Prevent all damage that would be dealt by creatures" (801.13b example): a static
+            # prevention effect of its controller, limited by that player's range
+            self.add_prevention(controller, "source", source_filter=lambda s: s.is_creature, static=True,
+                                name=self._obj(oid).name)
         if color is not None:
             self.moat_color[oid] = color
         if z is Zone.BATTLEFIELD:

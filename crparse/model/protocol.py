@@ -71,6 +71,9 @@ class Engine(Protocol):
     def opponents(self, player: str) -> list[str]: ...
 
     # --- range of influence and choices ------------------------------------------------------------
+    def range_value(self, player: str) -> int | None:
+        """The player's range of influence in seats (None: unlimited)."""
+
     def range_of_influence(self, player: str) -> frozenset[str]:
         """Players within the player's range of influence (fixed as the current turn began)."""
 
