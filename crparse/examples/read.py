@@ -321,6 +321,75 @@ class _Facts(Transformer):
         a, b = _plain(c)
         return self._fact("both-deal-combat-damage", _negated(c), a=a, b=b)
 
+    def controls_attached(self, c):
+        who, count, kind, owner, creature, quotes = c[0], c[1], c[2], c[3], str(c[4]), c[5]
+        return self._fact("controls-creature", player=owner, card=creature) + [
+            f for q in quotes for f in self._fact("controls", player=who, card=None, quote=q, attached=creature)]
+
+    def aura_list(self, c):
+        return tuple(int(str(x)[1:-1]) for x in c)
+
+    def controls_owned(self, c):
+        who, *rest = c
+        card = next((str(x) for x in rest if isinstance(x, Token) and x.type == "CARD"), "Creature")
+        return self._fact("controls-creature", player=who, card=card, owner=rest[-1])
+
+    def each_controls(self, c):
+        card = next(str(x) for x in c if isinstance(x, Token) and x.type == "CARD")
+        reads = next(x for x in c if isinstance(x, _Card))
+        return self._fact("each-controls", card=card, quote=reads.quote)
+
+    def destroyed(self, c):
+        card = next((str(x) for x in c if isinstance(x, Token) and x.type == "CARD"), "Creature")
+        return self._fact("destroyed", card=card)
+
+    def attacks_and_blocked(self, c):
+        return self._fact("attacks-and-blocked", player=c[0], card=str(c[1]), defender=c[2])
+
+    def ability_triggers(self, c):
+        owner = c[0]
+        ordinal = next((str(x) for x in c if isinstance(x, Token) and x.type == "ORDINAL"), None)
+        card = next(str(x) for x in c if isinstance(x, Token) and x.type == "CARD_OR_AURA")
+        return self._fact("triggers", _negated(c), player=owner, card=card,
+                          nth={"first": 1, "second": 2, "third": 3}.get(ordinal))
+
+    def cast_on(self, c):
+        who, card, owner, target = c
+        return self._fact("cast", player=who, card=card.name, quote=card.quote, targets=(("object", owner, str(target)),))
+
+    def puts_from_library(self, c):
+        return self._fact("puts-from-library", player=c[0], card=str(c[1]), owner=c[2])
+
+    def object_left(self, c):
+        name = str(c[0])
+        if " " not in name and len(c) == 1:  # "Bianca leaves the game": a player, not a card
+            return self._fact("leaves", player=("name", name))
+        return self._fact("object-zone", card=name, zone="outside the game")
+
+    def object_exiled(self, c):
+        return self._fact("object-zone", card=str(c[0]), zone="exile")
+
+    def put_into_graveyard(self, c):
+        return self._fact("object-zone", card=str(c[0]), zone="graveyard", owner=c[1])
+
+    def reverts(self, c):
+        return self._fact("object-controller", card=str(c[0]), controller=c[1])
+
+    def control_effect_ends(self, c):
+        return self._fact("control-effect-ends", card=c[0][1] if c[0][:1] == ("card",) else None)
+
+    def card_possessive(self, c):
+        return ("card", str(c[0]))
+
+    def tokens_of_leave(self, c):
+        return self._fact("tokens", token=str(c[0]), under=c[1], zone="outside the game")
+
+    def tokens_of_others_remain(self, c):
+        return self._fact("tokens", token=str(c[0]), under=("others",), zone="battlefield")
+
+    def all_tokens_leave(self, c):
+        return self._fact("tokens", token=str(c[0]), under=("created by", str(c[1]), c[2]), zone="outside the game")
+
     def role_range(self, c):
         return self._fact("role-range", roles=c[0], range=number(c[1]))
 

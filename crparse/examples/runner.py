@@ -111,10 +111,17 @@ class _Run:
         per: dict[str, int | None] = {}
         relations = []
         named: list[str] = []
-        for f in facts + [x for x in self.s.steps if isinstance(x, Fact)]:
-            for key, value in f.args:
-                if isinstance(value, tuple) and value[:1] == ("name",):
+        def names_in(value) -> None:
+            if isinstance(value, tuple):
+                if value[:1] == ("name",) and len(value) == 2:
                     named.append(value[1])
+                else:
+                    for v in value:
+                        names_in(v)
+
+        for f in self._all_facts():
+            for _, value in f.args:
+                names_in(value)
         named = list(dict.fromkeys(named))
         last_viewer = None
         for f in facts:
@@ -283,6 +290,53 @@ class _Run:
                        f"with {holder} controlling a {land}, the creature {'cannot' if unblockable else 'can'} be blocked "
                        f"(the example: that depends only on {player})")
 
+    # -- objects and triggers (801.7, 801.7a) -------------------------------------------------------
+    def _object(self, player: str, card: str) -> int:
+        """The permanent `card` of `player` the text speaks of, created on first mention."""
+        self.objects = getattr(self, "objects", {})
+        key = (player, card)
+        if key not in self.objects:
+            self.objects[key] = self.game.create(card, player) if card != "Creature" else self.game.creature(player)
+        return self.objects[key]
+
+    def do_controls_creature(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        owner = self.who(f["owner"]) if f.get("owner") is not None else player
+        oid = self.game.create(f["card"], player, owner=owner) if f["card"] != "Creature" else \
+            self.game.creature(player, owner=owner)
+        self.objects = getattr(self, "objects", {}) | {(player, f["card"]): oid, ("*", f["card"]): oid}
+
+    def do_each_controls(self, f: Fact) -> None:
+        name, text = self._card(f)
+        for p in {p for p, _ in getattr(self, "objects", {}) if p != "*"} | {self.last}:
+            self.objects[(p, name)] = self.game.create(_adhoc(name, text), p)
+
+    def do_destroyed(self, f: Fact) -> None:
+        oid = self.objects[("*", f["card"])]
+        self.fired = set(self.game.destroy(oid))
+
+    def do_attacks_and_blocked(self, f: Fact) -> None:
+        attacker, defender = self.who(f["player"]), self.who(f["defender"])
+        creature = self.objects.get((attacker, f["card"])) or self._object(attacker, f["card"])
+        blocker = self.game.creature(defender)
+        # "becomes blocked": the creature alone; "becomes blocked by a creature": both
+        self.events = {"blocked": [creature], "blocked by": [creature, blocker]}
+
+    def do_triggers(self, f: Fact) -> None:
+        player = self.who(f["player"])
+        if f["card"] == "Aura":
+            auras = [oid for (p, c), oid in self.objects.items() if p == player and c.startswith("Aura")]
+            if len(auras) < (f["nth"] or 1):
+                raise Failed(f"{player} controls no {f['nth'] or 1}. Aura")
+            oid = auras[(f["nth"] or 1) - 1]
+            by_creature = dict(self.aura_text[oid].params).get("by_creature")
+            fired = self.game.triggers(oid, self.events["blocked by" if by_creature else "blocked"])
+        else:
+            oid = self.objects[(player, f["card"])]
+            fired = oid in getattr(self, "fired", set())
+        self.check(fired != f.negated, f"{player}'s {f['card']} {'triggers' if fired else 'does not trigger'} "
+                                       f"(the example: {'does not' if f.negated else 'does'})")
+
     def do_seating(self, f: Fact) -> None:
         order = self.game.players()
         stated = list(f["seats"])
@@ -348,7 +402,10 @@ class _Run:
             if isinstance(steps[i], Fact) and steps[i].get("in_response") and isinstance(steps[i - 1], Fact):
                 self.responding_to = steps[i - 1]
                 steps[i - 1], steps[i] = steps[i], steps[i - 1]
-        for step in steps:
+        for i, step in enumerate(steps):
+            if isinstance(step, Fact) and step.kind == "cast" and i + 1 < len(steps) and \
+                    isinstance(steps[i + 1], Fact) and steps[i + 1].kind == "puts-from-library":
+                self.put_from_library = steps[i + 1]["card"]
             if isinstance(step, Branch):
                 saved = (copy.deepcopy(self.game), self.last, self.result, dict(self.before))
                 self.play(step.steps)
@@ -387,8 +444,16 @@ class _Run:
         if f.get("x") is not None:
             kwargs["x"] = f["x"]
         card = _adhoc(name, text)
+        if getattr(self, "put_from_library", None):  # Bribery: "Alex puts Serra Angel onto the battlefield ..."
+            kwargs["creature"] = self.put_from_library
         try:
             self.result = self.game.cast(player, card, targets=list(targets), **kwargs)
+            # what the spell put onto the battlefield, by name, for the sentences that follow
+            self.objects = getattr(self, "objects", {})
+            for oid in getattr(self.result, "objects", ()):
+                named = kwargs.get("creature") or name
+                self.objects.setdefault(("*", named), oid)
+                self.objects.setdefault((player, named), oid)
         except NotImplementedError as err:
             raise NotModelled(f"the engine cannot play {name or 'that card'}: {err}") from None
         except KeyError as err:
@@ -396,6 +461,7 @@ class _Run:
 
     def do_cast(self, f: Fact) -> None:
         player = self.who(f["player"])
+        self.caster = player
         targets = [self._target(t) for t in f.get("targets") or ()]
         name, text = self._card(f)
         below = getattr(self, "responding_to", None)
@@ -418,6 +484,16 @@ class _Run:
 
     def do_controls(self, f: Fact) -> None:
         player = self.who(f["player"])
+        if f.get("attached") is not None:  # "two Auras attached to Alex's Runeclaw Bear: one with ..."
+            target = self.objects[("*", f["attached"])]
+            text = read_card(self.s.quotes[f["quote"]])
+            if text is None:
+                raise NotModelled(f"the trigger condition “{self.s.quotes[f['quote']]}”")
+            n = sum(1 for p, c in self.objects if p == player and c.startswith("Aura"))
+            oid = self.game.create("Aura", player, types=["Enchantment"], subtypes=["Aura"], attached_to=target)
+            self.objects[(player, f"Aura {n + 1}")] = oid
+            self.aura_text = getattr(self, "aura_text", {}) | {oid: text}
+            return
         name, text = self._card(f)
         try:
             self.game.create(_adhoc(name, text) if text is not None else (name or "Card"), player)
@@ -456,6 +532,9 @@ class _Run:
 
     def do_leaves(self, f: Fact) -> None:
         player = self.who(f["player"])
+        self.left_player = player
+        if any(x.kind == "tokens" for x in self._all_facts()):
+            self._enter_creatures()
         self.departed = getattr(self, "departed", set()) | {player}
         self.game.leave_game(player)
 
@@ -463,9 +542,76 @@ class _Run:
         self.game.begin_next_turn()
 
     def _target(self, ref) -> Any:
-        if isinstance(ref, tuple) and ref[:1] == ("object",):
-            raise NotModelled("a target that is a permanent")
+        if isinstance(ref, tuple) and ref[:1] == ("object",):  # "Bianca's Assault Griffin"
+            owner = self.who(ref[1])
+            self.objects = getattr(self, "objects", {})
+            if ("*", ref[2]) not in self.objects:
+                oid = self.game.create(ref[2], owner) if _known(ref[2]) else self.game.creature(owner, ref[2])
+                self.objects[(owner, ref[2])] = self.objects[("*", ref[2])] = oid
+            return self.objects[("*", ref[2])]
         return self.who(ref)
+
+    def _named_object(self, card: str) -> int:
+        found = getattr(self, "objects", {}).get(("*", card))
+        if found is None:
+            raise Failed(f"there is no {card} in this game")
+        return found
+
+    def do_puts_from_library(self, f: Fact) -> None:
+        pass  # read with the spell that does it (Bribery's choice), see play()
+
+    def do_object_zone(self, f: Fact) -> None:
+        oid = self._named_object(f["card"])
+        zone = self.game.zone(oid)
+        zone = getattr(zone, "value", zone)
+        if f["zone"] == "outside the game" and zone != f["zone"]:
+            # until 2009-07-11 an object "leaves the game" by 600.4a even when it is placed in the
+            # removed-from-the-game zone: the engine's report of the departure says which
+            left = any(oid in r.left_the_game or (oid in r.leftovers and r.leftover_fate is not None
+                                                  and not r.leftover_fate.value.startswith("are exiled"))
+                       for r in getattr(self.game, "leave_reports", {}).values())
+            zone = f["zone"] if left else zone
+        self.check(zone == f["zone"], f"{f['card']} is in {zone} (the example: {f['zone']})")
+        if f.get("owner") is not None:
+            owner = self.who(f["owner"])
+            self.check(self.game.owner(oid) == owner, f"{f['card']} is {self.game.owner(oid)}'s (the example: {owner}'s)")
+
+    def do_object_controller(self, f: Fact) -> None:
+        oid = self._named_object(f["card"])
+        controller = self.who(f["controller"])
+        self.check(self.game.controller(oid) == controller,
+                   f"{f['card']} is controlled by {self.game.controller(oid)} (the example: {controller})")
+
+    def do_control_effect_ends(self, f: Fact) -> None:
+        target = next((oid for (p, c), oid in self.objects.items() if p == "*"), None)
+        caster = self.caster
+        self.check(target is not None and self.game.controller(target) != caster,
+                   f"{f['card']}'s change-of-control effect goes on")
+
+    def _enter_creatures(self) -> None:
+        """A nontoken creature entering under each player's control, so that what makes tokens
+        when creatures enter makes them (the example speaks of such tokens)."""
+        if not getattr(self, "entered", False):
+            self.entered = True
+            self.tokens_under = {}
+            for p in self.game.players():
+                before = set(self.game.tokens())
+                self.game.creature(p)
+                self.tokens_under[p] = set(self.game.tokens()) - before
+            self.assumed.append("a nontoken creature enters under each player's control")
+
+    def do_tokens(self, f: Fact) -> None:
+        under = f["under"]
+        if under[:1] == ("others",):
+            ids = {t for p, ts in self.tokens_under.items() if p != self.left_player for t in ts}
+        else:
+            who = self.who(under if under[:1] == ("name",) else under[-1])
+            ids = self.tokens_under.get(who, set()) if under[:1] != ("created by",) else \
+                {t for ts in self.tokens_under.values() for t in ts}
+        self.check(bool(ids), f"no {f['token']} tokens {under}")
+        for t in ids:
+            zone = getattr(self.game.zone(t), "value", self.game.zone(t))
+            self.check(zone == f["zone"], f"a {f['token']} token is in {zone} (the example: {f['zone']})")
 
     def do_in_range(self, f: Fact) -> None:
         viewer, player = self.who(f["viewer"]), self.who(f["player"])
@@ -639,6 +785,12 @@ class _Run:
             if "emperor" in p:
                 can = bool(self.game.attackable(p))
                 self.check(can != f.negated, f"{p} can attack {sorted(self.game.attackable(p))} (the example: none)")
+
+
+def _known(name: str) -> bool:
+    from crparse.model.cards import known
+
+    return known(name)
 
 
 def _adhoc(name: str | None, text: CardText | None):
