@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
-from crparse.cli import corpus, diff, exits, refs
+from crparse.cli import corpus, diff, examples, exits, refs
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     refs.add_commands(commands)
     diff.add_commands(commands)
     corpus.add_commands(commands)
+    examples.add_commands(commands)
     return parser
 
 

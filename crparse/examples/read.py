@@ -7,6 +7,7 @@ reads, or a template with no meaning here yet, makes the example `unsupported`, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -35,9 +36,41 @@ def _parser() -> Lark:
     return Lark(grammar, parser="earley", ambiguity="resolve", start="start")
 
 
-@lru_cache(maxsize=4096)
-def _tree(sentence: str) -> Tree:
-    return _parser().parse(sentence)
+@cache
+def _vocabulary() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The lower-case words the grammar's templates spell out, and the words after which it
+    takes free text ("because ..."). A sentence with a lower-case word outside them cannot
+    parse: it is refused before Earley runs (a failed parse costs ~20 ms; most examples outside
+    the multiplayer chapter fail on their first sentence)."""
+    grammar = files("crparse.examples").joinpath("grammars/examples.lark").read_text(encoding="utf-8")
+    literals = re.findall(r'"((?:[^"\\]|\\.)*)"i?', grammar)
+    words = {w for lit in literals for w in re.findall(r"[a-z][a-z']*", lit.lower())}
+    return frozenset(words), ("because", "even though")
+
+
+_WORD = re.compile(r"(?<![A-Za-z'«\d])[a-z][a-z']*")
+_KEYWORD = re.compile(r"[a-z]+walk")
+
+
+def _may_parse(sentence: str) -> bool:
+    words, free = _vocabulary()
+    for marker in free:
+        at = sentence.find(f" {marker} ")
+        if at >= 0:
+            sentence = sentence[:at + len(marker) + 1]
+    return all(w in words or _KEYWORD.fullmatch(w) for w in _WORD.findall(sentence))
+
+
+@lru_cache(maxsize=8192)
+def _tree(sentence: str) -> Tree | None:
+    """The parse of one sentence, None if no template reads it (cached either way: releases
+    repeat most sentences, and a failed Earley parse costs the most)."""
+    if not _may_parse(sentence):
+        return None
+    try:
+        return _parser().parse(sentence)
+    except LarkError:
+        return None
 
 
 def _negated(children) -> bool:
@@ -517,6 +550,22 @@ _KINDS = {"card"}
 def read(text: str, previous: str | None = None) -> Scenario:
     """The Scenario of an example's text; Unsupported names the first sentence that stops it.
     `previous`: the example before it in the same rule, whose game "In the same game, ..." goes on."""
+    found = _cached(text, previous)
+    if isinstance(found, Unsupported):
+        raise Unsupported(found.reason)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _cached(text: str, previous: str | None) -> Scenario | Unsupported:
+    """read, remembered: most examples are printed word for word in release after release."""
+    try:
+        return _joined(text, previous)
+    except Unsupported as why:
+        return why
+
+
+def _joined(text: str, previous: str | None) -> Scenario:
     scenario = _read(text)
     if any(f.kind == "same-game" for f in scenario.setup + scenario.steps if isinstance(f, Fact)):
         if previous is None:
@@ -541,10 +590,9 @@ def _read(text: str) -> Scenario:
     setup: list[Fact] = []
     steps: list[Fact | Branch] = []
     for index, sentence in enumerate(prepared.sentences):
-        try:
-            tree = _tree(sentence)
-        except LarkError:
-            raise Unsupported(f"no template reads the sentence \"{_printed(prepared, index)}\"") from None
+        tree = _tree(sentence)
+        if tree is None:
+            raise Unsupported(f"no template reads the sentence \"{_printed(prepared, index)}\"")
         try:
             facts = _Facts(index).transform(tree)
         except VisitError as err:

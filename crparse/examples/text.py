@@ -19,6 +19,7 @@ _QUOTE = re.compile(r"\(?“([^”]{1,2000})”\)?|\(?\"([^\"]{1,2000})\"\)?")
 # ... but not where the sentence goes on after it ("Lava Axe (“... planeswalker.”) targeting Rob").
 _MID_SENTENCE = re.compile(r"»\.(?=\s*[a-z,;])")
 _UNMASK = re.compile(r"«(\d+)»")
+_ADDED_STOP = re.compile(r"«(\d+)»\.?")  # the stop masking added after a quote that had its own
 # A sentence ends at a full stop (or ? !) followed by a space and a capital, or at the end.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z«])")
 # Words that open a sentence but are no name: lowercased for the grammar.
@@ -68,7 +69,7 @@ def prepare(text: str) -> Prepared:
         sentence = fold(printed).strip().rstrip(".").strip()
         if not sentence:
             continue
-        original.append(_UNMASK.sub(lambda m: f"“{quotes[int(m.group(1))]}”", printed.strip()).replace("”.", ".”"))
+        original.append(_ADDED_STOP.sub(lambda m: f"“{quotes[int(m.group(1))]}”", printed.strip()))
         first, _, rest = sentence.partition(" ")
         if first in _OPENERS or first.rstrip(",") in _OPENERS:
             sentence = first[0].lower() + first[1:] + (" " + rest if rest else "")

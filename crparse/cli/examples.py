@@ -1,0 +1,82 @@
+"""`crparse examples PATH`: every worked example of a document run as a test against the
+reference rules model (crparse.examples), under the rules of the document's date."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from crparse.cli import exits
+
+
+def add_commands(commands) -> None:
+    e = commands.add_parser(
+        "examples",
+        help="run every worked example of a document as a test against the reference rules model",
+        description="Each \"Example:\" is read by the examples' grammar into a scenario (setup, actions, "
+        "outcomes) and run against the rules model under a rules date: passed, failed (with the outcome and "
+        "what the model said) or unsupported (with the sentence or model feature missing). Exit 1 when any "
+        "example failed.",
+    )
+    e.add_argument("path", metavar="PATH", help="a document (any format crparse reads)")
+    e.add_argument("--json", action="store_true", help="print [{rule, index, text, status, reason, scenario, ...}]")
+    e.add_argument("--rules-date", metavar="DATE", help="the rules to play by (default: the document's effective "
+                   "date, else its newest change stamp, else the release `crparse identify` finds)")
+    e.add_argument("--rule", metavar="NUMBER", help="only the examples of this rule")
+    e.add_argument("--db", metavar="PATH", help="the store `crparse identify` reads for an undated fragment")
+    e.add_argument("--emit-pytest", metavar="DIR", help="also write the examples as plain pytest files into DIR")
+    e.set_defaults(run=run_examples_command)
+
+
+def run_examples_command(args) -> int:
+    import crparse
+    from crparse.examples import rules_date, run_examples
+
+    doc = crparse.parse(Path(args.path))
+    if args.rules_date:
+        date, how = args.rules_date, "given"
+    else:
+        date, how = rules_date(doc, identify=_identifier(args.db))
+    results = run_examples(doc, rules_date=date, rule=args.rule)
+    if args.emit_pytest:
+        from crparse.examples.emit import write_tests
+
+        written = write_tests(Path(args.emit_pytest), doc, results, date)
+        print(f"crparse: wrote {written}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
+    else:
+        from crparse.writers.summary import printable
+
+        print(f"{printable(args.path)}: rules date {date} ({how})")
+        for r in results:
+            line = f"  {r.case.name:<10} {r.status}"
+            if r.reason:
+                line += f": {r.reason}"
+            print(printable(line))
+    counts = Counter(r.status for r in results)
+    print(f"{len(results)} examples: {counts['passed']} passed, {counts['failed']} failed, "
+          f"{counts['unsupported']} unsupported (rules date {date})", file=sys.stderr)
+    return exits.FOUND if counts["failed"] else exits.OK
+
+
+def _identifier(db: str | None):
+    """identify(doc) -> the best releases' dates, from the store (None when there is no store)."""
+    from crparse.store import default_path
+
+    path = Path(db) if db else default_path()
+    if not path.exists():
+        return None
+
+    def identify(doc):
+        from crparse.align.units import units
+        from crparse.store import connect
+        from crparse.store.index import digests
+        from crparse.store.query import identify as best
+
+        us = units(doc)
+        return best(connect(path), dict(zip((u.key for u in us), digests(us)))).best
+
+    return identify

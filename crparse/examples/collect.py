@@ -1,0 +1,97 @@
+"""A document's examples, the rules date they are run under, and their results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from crparse.errors import CrparseError
+from crparse.examples.read import Unsupported, read
+from crparse.examples.runner import run
+from crparse.nodes import Document
+
+STATUSES = ("passed", "failed", "unsupported")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One example of a document: its rule, its place among the rule's examples (from 1), its text
+    and line, and the text of the example before it in the same rule ("In the same game, ...")."""
+
+    rule: str
+    index: int
+    text: str
+    line: int
+    previous: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.rule}#{self.index}"
+
+
+@dataclass
+class Result:
+    case: Case
+    status: str  # passed, failed, unsupported
+    reason: str | None
+    scenario: dict | None = None
+    assumed: list[str] = field(default_factory=list)
+    rules_date: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"rule": self.case.rule, "index": self.case.index, "line": self.case.line, "text": self.case.text,
+                "status": self.status, "reason": self.reason, "scenario": self.scenario, "assumed": self.assumed,
+                "rules_date": self.rules_date}
+
+
+def cases(doc: Document, rule: str | None = None) -> list[Case]:
+    """Every example of the document's rules, in document order (`rule`: of that rule only)."""
+    out = []
+    for r in doc.rules:
+        if rule is not None and r.number.rstrip(".") != rule.rstrip("."):
+            continue
+        for i, example in enumerate(r.examples, 1):
+            previous = r.examples[i - 2].text if i > 1 else None
+            out.append(Case(r.number, i, example.text, example.line, previous))
+    return out
+
+
+def rules_date(doc: Document, *, identify=None) -> tuple[str, str]:
+    """The rules date a document's examples run under, and where it came from: the document's
+    effective date; else the newest of its `[CompRules date]` change stamps; else the release
+    `identify(doc)` names (crparse identify, from the store), the newest of an equal-best range."""
+    if doc.effective_date:
+        return doc.effective_date, "the document's effective date"
+    stamps = [r.changed for r in doc.rules if r.changed] + [e.changed for r in doc.rules for e in r.examples
+                                                           if getattr(e, "changed", None)]
+    if stamps:
+        return max(stamps), "the newest of its [CompRules] change stamps"
+    if identify is not None:
+        found = identify(doc)
+        if found:
+            span = found[0] if len(found) == 1 else f"{found[0]} .. {found[-1]}"
+            return found[-1], f"the release crparse identify finds for it ({span})"
+    raise CrparseError("no rules date: the document has no effective date and no change stamps, and no store "
+                       "to identify it (run `crparse index DIR`, or give --rules-date)", path=doc.source.path)
+
+
+def check(text: str, rules_date: str, previous: str | None = None, factory=None) -> Result:
+    """One example's text run under `rules_date`: its Result (a Case with no rule)."""
+    case = Case("", 0, text, 0, previous)
+    return _result(case, rules_date, factory)
+
+
+def _result(case: Case, date: str, factory) -> Result:
+    try:
+        scenario = read(case.text, case.previous)
+    except Unsupported as why:
+        return Result(case, "unsupported", why.reason, None, [], date)
+    try:
+        outcome = run(scenario, date, factory)
+    except Exception as err:  # noqa: BLE001 - a gap of the runner or the engine, reported, not raised
+        return Result(case, "unsupported", f"runner error: {type(err).__name__}: {err}", scenario.to_dict(), [], date)
+    return Result(case, outcome.status, outcome.reason, scenario.to_dict(), outcome.assumed, date)
+
+
+def run_examples(doc: Document, *, rules_date: str, rule: str | None = None, factory=None) -> list[Result]:
+    """The result of every example of `doc` (or of `rule`), run under `rules_date`."""
+    return [_result(c, rules_date, factory) for c in cases(doc, rule)]

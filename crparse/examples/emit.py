@@ -1,0 +1,46 @@
+"""`crparse examples PATH --emit-pytest DIR`: a document's examples written out as a plain pytest
+file, one test function per example, each running the example's text through crparse.examples.check
+(the same grammar and model as the plugin): for people who want files they can read and keep."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from crparse.examples.collect import Result
+from crparse.nodes import Document
+
+_HEADER = '''"""Worked examples of {source}, run under the rules of {date}.
+
+Written by `crparse examples --emit-pytest`; each test reads the example's text with crparse's
+examples grammar and runs it against the reference rules model (crparse.model).
+"""
+
+import pytest
+
+from crparse.examples import check
+
+
+def _run(text, previous=None):
+    result = check(text, {date!r}, previous)
+    if result.status == "unsupported":
+        pytest.skip(result.reason)
+    assert result.status == "passed", result.reason
+'''
+
+
+def write_tests(directory: Path, doc: Document, results: list[Result], date: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"\W+", "_", Path(doc.source.path or "document").stem).strip("_") or "document"
+    target = directory / f"test_examples_{stem}.py"
+    parts = [_HEADER.format(source=doc.source.path or "a document", date=date)]
+    seen: set[str] = set()
+    for r in results:
+        name = "test_" + re.sub(r"\W", "_", r.case.rule.rstrip(".")) + f"_{r.case.index}"
+        while name in seen:
+            name += "_"
+        seen.add(name)
+        previous = f", {r.case.previous!r}" if r.case.previous else ""
+        parts.append(f'\n\ndef {name}():\n    """{r.case.rule} (line {r.case.line})"""\n    _run({r.case.text!r}{previous})\n')
+    target.write_text("".join(parts), encoding="utf-8")
+    return target

@@ -1,0 +1,107 @@
+"""The pytest plugin (entry point `pytest11`): `pytest --cr-examples PATH` collects every worked
+example of the documents at PATH (a file or a directory of them) as a test item named by the
+document, the rule and the example's place, runs it against the reference rules model under the
+document's rules date, and on failure shows the example's text and the outcome that failed.
+An example the grammar or the model cannot take yet is skipped, with the reason.
+
+With --cr-examples, only the examples are collected (the paths given on the command line, if
+any, are replaced by PATH).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("crparse", "Comprehensive Rules examples")
+    group.addoption("--cr-examples", metavar="PATH", help="collect the worked examples of the CR documents at PATH")
+    group.addoption("--cr-rules-date", metavar="DATE", help="run them under this rules date (default: each document's)")
+    group.addoption("--cr-rule", metavar="NUMBER", help="only the examples of this rule")
+    group.addoption("--cr-db", metavar="PATH", help="the store that identifies an undated fragment's release "
+                    "(default: crparse's cache location, if built)")
+
+
+def pytest_configure(config) -> None:
+    path = config.getoption("--cr-examples", default=None)
+    if path:
+        config.args[:] = [str(Path(path).resolve())]
+        config.addinivalue_line("markers", "cr_example: a worked example of the Comprehensive Rules")
+
+
+def pytest_ignore_collect(collection_path, config):
+    if not config.getoption("--cr-examples", default=None):
+        return None
+    if collection_path.is_dir():
+        return None
+    return None if _document(collection_path) else True
+
+
+def pytest_collect_file(file_path, parent):
+    if parent.config.getoption("--cr-examples", default=None) and _document(file_path):
+        return CrDocument.from_parent(parent, path=file_path)
+    return None
+
+
+_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".docx", ".pdf", ".rtf"})
+
+
+def _document(path: Path) -> bool:
+    return path.suffix.lower() in _SUFFIXES and not path.name.startswith(".")
+
+
+class CrDocument(pytest.File):
+    def collect(self):
+        import crparse
+        from crparse.errors import CrparseError
+        from crparse.examples import cases, rules_date
+
+        try:
+            doc = crparse.parse(self.path)
+        except CrparseError:
+            return  # not a CR document (a README in the directory, say): nothing to collect
+        from crparse.cli.examples import _identifier
+
+        date = self.config.getoption("--cr-rules-date")
+        how, undated = "given", None
+        if not date:
+            try:
+                date, how = rules_date(doc, identify=_identifier(self.config.getoption("--cr-db")))
+            except CrparseError as err:
+                undated = str(err)
+        for case in cases(doc, self.config.getoption("--cr-rule")):
+            yield CrExample.from_parent(self, name=case.name, case=case, rules_date=date, how=how, undated=undated)
+
+
+class ExampleFailed(Exception):
+    pass
+
+
+class CrExample(pytest.Item):
+    def __init__(self, *, case, rules_date: str | None, how: str, undated: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.case, self.rules_date, self.how, self.undated = case, rules_date, how, undated
+        self.add_marker("cr_example")
+
+    def runtest(self) -> None:
+        from crparse.examples.collect import _result
+
+        if self.undated:
+            pytest.skip(f"unsupported: {self.undated}")
+        result = _result(self.case, self.rules_date, None)
+        if result.status == "unsupported":
+            pytest.skip(f"unsupported: {result.reason}")
+        if result.status == "failed":
+            raise ExampleFailed(result.reason)
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ExampleFailed):
+            return (f"Example {self.case.name} (line {self.case.line}), rules of {self.rules_date} ({self.how}):\n"
+                    f"  {self.case.text}\n"
+                    f"failed: {excinfo.value}")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.case.line - 1, f"example {self.case.name}"

@@ -1,0 +1,118 @@
+"""`crparse examples`, `--emit-pytest` and the pytest plugin (`pytest --cr-examples`), on small
+documents of our own: the examples' outcomes as printed pass; changed outcomes fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXAMPLES = {
+    "801.2c": "In a game with a range of influence of 1, Alex is seated to the left of Rob, and Carissa is seated to the "
+              "right of Rob. Carissa is not in Alex’s range of influence. If Rob leaves the game, Carissa will enter "
+              "Alex’s range of influence at the start of the next turn.",
+    "807.4a": "A Grand Melee game with sixteen players has four turn markers. A game with fifteen players has three turn markers.",
+    "810.9a": "In a Two-Headed Giant game, a player on a team that has 17 life is targeted by Beacon of Immortality, which "
+              "reads, in part, “Double target player’s life total.” That player gains 17 life, so the team winds up at 34 life.",
+}
+
+
+def document(tmp_path: Path, examples: dict[str, str] = EXAMPLES, dated: bool = True, name: str = "cr.txt") -> Path:
+    rules = "".join(
+        f"{number[:3]}. Section {number[:3]}\n\n{number[:5]}. Text of the rule.\n\n{number} Text of the subrule.\n"
+        f"Example: {text}\n\n"
+        for number, text in examples.items()
+    )
+    head = "Magic: The Gathering Comprehensive Rules\n\n"
+    if dated:
+        head += "These rules are effective as of January 16, 2026.\n\n"
+    text = head + "8. Multiplayer Rules\n\n800. General\n\n800.1. Text.\n\n800.2. Text.\n\n" + rules
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def crparse(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_JOBS="1")
+    return subprocess.run([sys.executable, "-m", "crparse", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=120)
+
+
+def test_examples_pass_and_the_report_names_the_rules_date(tmp_path):
+    done = crparse("examples", str(document(tmp_path)), "--json")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert [(r["rule"], r["index"], r["status"]) for r in results] == [
+        ("801.2c", 1, "passed"), ("807.4a", 1, "passed"), ("810.9a", 1, "passed")]
+    assert {r["rules_date"] for r in results} == {"2026-01-16"}
+    assert results[0]["scenario"]["setup"] and results[0]["text"].startswith("In a game")
+    text = crparse("examples", str(document(tmp_path)))
+    assert "rules date 2026-01-16 (the document's effective date)" in text.stdout
+
+
+@pytest.mark.parametrize("rule, old, new", [
+    ("810.9a", "winds up at 34 life", "winds up at 33 life"),          # a number
+    ("801.2c", "Carissa is not in Alex’s", "Carissa is in Alex’s"),     # a negation
+    ("807.4a", "has four turn markers", "has five turn markers"),
+])
+def test_a_changed_outcome_fails_with_the_reason(tmp_path, rule, old, new):
+    changed = dict(EXAMPLES)
+    assert old in changed[rule]
+    changed[rule] = changed[rule].replace(old, new)
+    done = crparse("examples", str(document(tmp_path, changed)), "--json")
+    assert done.returncode == 1, done.stderr
+    failed = [r for r in json.loads(done.stdout) if r["status"] == "failed"]
+    assert [r["rule"] for r in failed] == [rule] and failed[0]["reason"]
+
+
+def test_an_older_rules_date_changes_the_outcome(tmp_path):
+    """810.9a (2010-04-23): a Two-Headed Giant player's life is the team's; before, half of it: the
+    Beacon example of 2010 fails under the rules of 2009."""
+    done = crparse("examples", str(document(tmp_path)), "--json", "--rules-date", "2009-10-01", "--rule", "810.9a")
+    assert done.returncode == 1
+    (result,) = json.loads(done.stdout)
+    assert result["status"] == "failed" and result["rules_date"] == "2009-10-01"
+
+
+def test_an_undated_fragment_without_a_store_is_refused_with_what_to_do(tmp_path):
+    path = document(tmp_path, dated=False)
+    done = crparse("examples", str(path), "--db", str(tmp_path / "no-store.sqlite"))
+    assert done.returncode == 2 and "no rules date" in done.stderr and "--rules-date" in done.stderr
+    assert crparse("examples", str(path), "--rules-date", "2026-01-16").returncode == 0
+
+
+def test_unsupported_examples_say_which_sentence(tmp_path):
+    path = document(tmp_path, {"801.9": "Alex juggles three torches while Rob watches."})
+    (result,) = json.loads(crparse("examples", str(path), "--json").stdout)
+    assert result["status"] == "unsupported" and "Alex juggles three torches" in result["reason"]
+
+
+def test_emit_pytest_writes_tests_that_run(tmp_path):
+    out = tmp_path / "generated"
+    done = crparse("examples", str(document(tmp_path)), "--emit-pytest", str(out))
+    assert done.returncode == 0, done.stderr
+    (written,) = out.glob("test_*.py")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(written)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    assert "3 passed" in run.stdout, run.stdout[-2000:]
+
+
+def test_the_pytest_plugin_collects_examples_and_shows_a_failure(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    changed = dict(EXAMPLES, **{"810.9a": EXAMPLES["810.9a"].replace("34 life", "33 life")})
+    document(docs, changed)
+    (docs / "README.md").write_text("# not a CR\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples", str(docs), "-v"],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    assert "cr.txt::801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
+    assert "cr.txt::810.9a#1 FAILED" in run.stdout
+    assert "the team is at 34 life (the example: 33)" in run.stdout  # the outcome, and what the model said
+    assert "Beacon of Immortality" in run.stdout  # the example's text
+    assert run.returncode == 1
