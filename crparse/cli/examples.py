@@ -32,13 +32,13 @@ def add_commands(commands) -> None:
 
 def run_examples_command(args) -> int:
     import crparse
-    from crparse.examples import rules_date, run_examples
+    from crparse.examples import rules_date, run_examples, store_identifier
 
     doc = crparse.parse(Path(args.path))
     if args.rules_date:
         date, how = args.rules_date, "given"
     else:
-        date, how = rules_date(doc, identify=_identifier(args.db))
+        date, how = rules_date(doc, identify=store_identifier(args.db))
     results = run_examples(doc, rules_date=date, rule=args.rule)
     if args.emit_pytest:
         from crparse.examples.emit import write_tests
@@ -60,23 +60,3 @@ def run_examples_command(args) -> int:
     print(f"{len(results)} examples: {counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['unsupported']} unsupported (rules date {date})", file=sys.stderr)
     return exits.FOUND if counts["failed"] else exits.OK
-
-
-def _identifier(db: str | None):
-    """identify(doc) -> the best releases' dates, from the store (None when there is no store)."""
-    from crparse.store import default_path
-
-    path = Path(db) if db else default_path()
-    if not path.exists():
-        return None
-
-    def identify(doc):
-        from crparse.align.units import units
-        from crparse.store import connect
-        from crparse.store.index import digests
-        from crparse.store.query import identify as best
-
-        us = units(doc)
-        return best(connect(path), dict(zip((u.key for u in us), digests(us)))).best
-
-    return identify

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from crparse.errors import CrparseError
 from crparse.examples.read import Unsupported, read
@@ -95,3 +96,24 @@ def _result(case: Case, date: str, factory) -> Result:
 def run_examples(doc: Document, *, rules_date: str, rule: str | None = None, factory=None) -> list[Result]:
     """The result of every example of `doc` (or of `rule`), run under `rules_date`."""
     return [_result(c, rules_date, factory) for c in cases(doc, rule)]
+
+
+def store_identifier(db: str | None):
+    """identify(doc) -> the best releases' dates, from the store at `db` (default: crparse's cache
+    location); None when there is no store."""
+    from crparse.store import default_path
+
+    path = Path(db) if db else default_path()
+    if not path.exists():
+        return None
+
+    def identify(doc):
+        from crparse.align.units import units
+        from crparse.store import connect
+        from crparse.store.index import digests
+        from crparse.store.query import identify as best
+
+        us = units(doc)
+        return best(connect(path), dict(zip((u.key for u in us), digests(us)))).best
+
+    return identify

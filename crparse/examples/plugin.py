@@ -56,19 +56,17 @@ class CrDocument(pytest.File):
     def collect(self):
         import crparse
         from crparse.errors import CrparseError
-        from crparse.examples import cases, rules_date
+        from crparse.examples import cases, rules_date, store_identifier
 
         try:
             doc = crparse.parse(self.path)
         except CrparseError:
             return  # not a CR document (a README in the directory, say): nothing to collect
-        from crparse.cli.examples import _identifier
-
         date = self.config.getoption("--cr-rules-date")
         how, undated = "given", None
         if not date:
             try:
-                date, how = rules_date(doc, identify=_identifier(self.config.getoption("--cr-db")))
+                date, how = rules_date(doc, identify=store_identifier(self.config.getoption("--cr-db")))
             except CrparseError as err:
                 undated = str(err)
         for case in cases(doc, self.config.getoption("--cr-rule")):
