@@ -423,6 +423,69 @@ class _Facts(Transformer):
     def all_tokens_leave(self, c):
         return self._fact("tokens", token=str(c[0]), under=("created by", str(c[1]), c[2]), zone="outside the game")
 
+    def during_turn(self, c):
+        return self._fact("turn-of", player=c[0]) + c[1]
+
+    def during_same_turn(self, c):
+        return c[0]
+
+    def at_end_step(self, c):
+        return self._fact("end-step") + c[0]
+
+    def marker_removed_after_turn(self, c):
+        return self._fact("end-turn", player=c[0]) + self._fact("has-marker", True, player=c[1])
+
+    def cast_extra_turn(self, c):
+        return self._fact("cast", player=c[0], card=str(c[1]), quote=None)
+
+    def leaves_reducing_markers(self, c):
+        return self._fact("markers-reduced-by-leaving", player=c[0]) + self._fact("leaves", player=c[0])
+
+    def uses_ability(self, c):
+        who, card, owner, target = c
+        return self._fact("use-ability", player=who, card=str(card), targets=(("object", owner, str(target)),))
+
+    def seated_between(self, c):
+        return self._fact("seated-between", player=c[0])
+
+    def controls_legend(self, c):
+        return self._fact("controls-legend", player=c[0])
+
+    def puts_legend(self, c):
+        return self._fact("controls-legend", player=c[0]) + self._fact("legend-rule")
+
+    def delayed_not_on_stack(self, c):
+        how = "not put on the stack" if c[2].type == "NOT_PUT" else "leaves the game"
+        return self._fact("delayed-not-on-stack", card=str(c[0]), returns=str(c[1]), how=how)
+
+    def never_returns(self, c):
+        return self._fact("object-zone", True, card=str(c[0]), zone="battlefield")
+
+    def only_legend_dies(self, c):
+        return self._fact("only-legend-dies", player=c[0])
+
+    def only_two_in_both(self, c):
+        return self._fact("only-two-in-both", player=c[0], card=str(c[1]))
+
+    def extra_turn_deferred(self, c):
+        return self._fact("extra-turn-deferred", player=c[0])
+
+    def one_player_controls(self, c):
+        game, card = c
+        return game + self._fact("controls", player=("a player",), card=card.name, quote=card.quote)
+
+    def team_landwalk(self, c):
+        return self._fact("team-landwalk", keyword=str(c[0]), land=str(c[-1]))
+
+    def upkeep_win_share(self, c):
+        return self._fact("upkeep-win-share", life=number(c[-1]))
+
+    def moat_team(self, c):
+        return self._fact("moat-team", player=c[0])
+
+    def team_threshold(self, c):
+        return self._fact("upkeep-win-threshold", life=number(c[0]))
+
     def role_range(self, c):
         return self._fact("role-range", roles=c[0], range=number(c[1]))
 

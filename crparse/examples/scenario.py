@@ -15,7 +15,7 @@ from typing import Any
 
 SETUP_KINDS = frozenset({
     "variant", "players", "everyone-range", "seated", "range", "mutually-out", "team-life",
-    "team-lives", "teams", "team-size",
+    "team-lives", "teams", "team-size", "seated-between",
 })
 
 

@@ -24,7 +24,7 @@ _ADDED_STOP = re.compile(r"«(\d+)»\.?")  # the stop masking added after a quot
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z«])")
 # Words that open a sentence but are no name: lowercased for the grammar.
 _OPENERS = frozenset(
-    "If In During At When Since To The A An Each No Neither That It One Whether After Before He She They".split()
+    "If In During At When Since To The A An Each No Neither That It One Whether After Before He She They Creatures".split()
 )
 
 

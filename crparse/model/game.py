@@ -803,6 +803,16 @@ class Game:
         self.objects.end_of_turn()
         self.melee.end_turn(player)
 
+    def has_turn_marker(self, player: str) -> bool:
+        """Grand Melee: whether ``player`` holds a turn marker (807.4)."""
+        return self.melee is not None and self.melee.has_marker(player)
+
+    def extra_turns_owed(self, player: str) -> int:
+        """Extra turns ``player`` is still to take (807.4i-j defer them in Grand Melee)."""
+        if self.melee is not None:
+            return self.melee.extra_after.get(player, 0) + self.melee.extra_before_next.get(player, 0)
+        return self.extra_turns.get(player, 0)
+
     def turn_markers(self) -> int:
         """Turn markers in the game (807.4a); 0 outside Grand Melee."""
         return self.melee.count() if self.melee is not None else 0

@@ -165,6 +165,21 @@ class Engine(Protocol):
     def turn_markers(self) -> int:
         """Turn markers in a Grand Melee game (807.4a); 0 in other variants."""
 
+    def has_turn_marker(self, player: str) -> bool:
+        """Grand Melee: whether the player holds a turn marker."""
+
+    def extra_turns_owed(self, player: str) -> int:
+        """Extra turns the player is still to take."""
+
+    def end_turn(self, player: str) -> None:
+        """The player's turn ends (Grand Melee: its marker moves on or is removed, 807.4)."""
+
+    def activate(self, player: str, obj: int, *, targets: Sequence["str | int"] = (), **choices: Any) -> Any:
+        """Activate an ability of a permanent."""
+
+    def apply_legend_rule(self) -> list[int]:
+        """The legend rule as the rules date has it; the permanents it puts into graveyards."""
+
     def upkeep(self) -> Any: ...
 
     def end_step(self) -> Any: ...
