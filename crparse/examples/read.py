@@ -201,6 +201,9 @@ class _Facts(Transformer):
     def an_emperor(self, c):
         return ("an emperor",)
 
+    def an_emperor_ranged(self, c):
+        return ("an emperor", number(c[-1]))
+
     def themself(self, c):
         return ("themself",)
 
@@ -485,6 +488,11 @@ class _Facts(Transformer):
 
     def team_threshold(self, c):
         return self._fact("upkeep-win-threshold", life=number(c[0]))
+
+    def team_member_casts(self, c):
+        who, life, card = c
+        player = ("a player", number(life))
+        return self._fact("cast", player=player, card=card.name, quote=card.quote)
 
     def role_range(self, c):
         return self._fact("role-range", roles=c[0], range=number(c[1]))

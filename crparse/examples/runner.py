@@ -499,6 +499,10 @@ class _Run:
         teams: dict[str, list[str]] = {}
         for p in players:
             teams.setdefault(p.split()[0], []).append(p)
+        for f in self._all_facts():  # "an emperor (whose range of influence is limited to 1)"
+            for _, v in f.args:
+                if isinstance(v, tuple) and v[:1] == ("an emperor",) and len(v) == 2 and everyone is None:
+                    everyone = {p: (v[1] if p == "A emperor" else 2 if "emperor" in p else 1) for p in players}
         self.names[("an emperor",)] = "A emperor"
         roles = {p: "emperor" if "emperor" in p else "general" for p in players}
         self._new(players=players, variant="emperor", teams=teams, ranges=everyone, roles=roles)
@@ -530,6 +534,8 @@ class _Run:
             return name
         if kind == "an emperor":
             name = self.names.get(("an emperor",))
+            if len(ref) == 2:
+                self.last = name
             if name is None:
                 raise NotModelled("an emperor outside an Emperor game")
             self.last = name

@@ -933,7 +933,8 @@ class Game:
         res.life_changes[who] = self.life(who) - before
 
     def _spell_double_target_life(self, res: CastResult, c: Card, targets, x, choices) -> None:
-        (t,) = targets
+        # "Double target player's life total"; "Double your life total" (606.9c, 2005): the caster
+        t = targets[0] if c.params.get("whose", "player") == "player" and targets else res.controller
         self._require_target(res.controller, t)
         res.life_changes[t] = self.double_life(t)
 
