@@ -106,3 +106,24 @@ def test_history_of_the_legend_rule_across_the_overhaul(store):
     # M14 (2013) removed the range-of-influence legend rule; the store here stops at 2012-02-01,
     # then resumes in 2022: the lineage is followed through every release it holds
     assert h.versions[-1].key == "801.12"
+
+
+@pytest.mark.parametrize("seed", ["000", "001", "002", "003", "004"])
+def test_each_seed_s_examples_run_under_the_rules_date_found_for_it(store, seed):
+    """crparse examples on the seeds: the rules date from the document, its change stamps, or the
+    release the store identifies; every example passed or unsupported with its reason."""
+    from crparse.examples import rules_date, run_examples
+
+    [path] = (ROOT / "corpus").glob(f"{seed}_*")
+    doc = crparse.parse(path)
+
+    def identify_in_store(d):
+        us = units(d)
+        return identify(store, dict(zip((u.key for u in us), digests(us)))).best
+
+    date, how = rules_date(doc, identify=identify_in_store)
+    results = run_examples(doc, rules_date=date)
+    assert results and not [r for r in results if r.status == "failed"], [(r.case.name, r.reason) for r in results if r.status == "failed"]
+    assert all(r.reason for r in results if r.status == "unsupported")
+    assert sum(r.status == "passed" for r in results) >= len(results) // 2
+    assert how.startswith("the release crparse identify finds" if seed != "000" else "the newest of its [CompRules]")

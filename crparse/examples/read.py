@@ -494,6 +494,10 @@ class _Facts(Transformer):
         player = ("a player", number(life))
         return self._fact("cast", player=player, card=card.name, quote=card.quote)
 
+    def considered_then_team(self, c):
+        seen, becomes, team = (number(x) for x in c[:3])
+        return self._fact("considered-life", life=seen) + self._fact("team-total", life=team)
+
     def role_range(self, c):
         return self._fact("role-range", roles=c[0], range=number(c[1]))
 
