@@ -566,10 +566,12 @@ class _Facts(Transformer):
         return c[-1]
 
     def emperors_cannot_attack(self, c):
-        return self._fact("emperors-can-attack", True)
+        neither = any(isinstance(x, Token) and x.type == "NEITHER" for x in c)
+        return self._fact("emperors-can-attack", neither)
 
     def no_opponent_in_range(self, c):
-        return self._fact("opponents-in-range", True, player=c[0])
+        some = any(isinstance(x, Token) and x.type == "SOME" for x in c)
+        return self._fact("opponents-in-range", not some, player=c[-1])
 
     def nearest_left_chooses(self, c):
         return self._fact("chooser-is-nearest-left", player=c[0])
@@ -607,13 +609,15 @@ class _Facts(Transformer):
         return c[0]
 
     def boosts_from_range(self, c):
-        return self._fact("boost-counts-range", player=c[1], viewer=c[2])
+        plain = _plain(c)
+        return self._fact("boost-counts-range", _negated(c), player=plain[1], viewer=plain[2])
 
     def rest(self, c):
         return " ".join(str(x) for x in c)
 
     def boosts_from(self, c):
-        return self._fact("boost-counts", player=c[1], controllers=c[2])
+        plain = _plain(c)
+        return self._fact("boost-counts", _negated(c), player=plain[1], controllers=plain[2])
 
     def no_other_creatures(self, c):
         return []
