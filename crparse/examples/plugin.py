@@ -52,16 +52,35 @@ def _document(path: Path) -> bool:
     return path.suffix.lower() in _SUFFIXES and not path.name.startswith(".")
 
 
+_PARSED: dict[str, object] = {}
+
+
+def _parsed(config) -> dict[str, object]:
+    """Every document under --cr-examples, parsed once, in parallel (crparse.parallel): the
+    files are collected one by one, but a directory of releases parses in a fraction of the time."""
+    if not _PARSED:
+        from crparse.parallel import parse_all
+
+        root = Path(config.getoption("--cr-examples")).resolve()
+        paths = [p for p in (sorted(root.rglob("*")) if root.is_dir() else [root]) if p.is_file() and _document(p)]
+        _PARSED.update(zip(map(str, paths), parse_all(paths)))
+    return _PARSED
+
+
 class CrDocument(pytest.File):
     def collect(self):
         import crparse
         from crparse.errors import CrparseError
         from crparse.examples import cases, rules_date, store_identifier
 
-        try:
-            doc = crparse.parse(self.path)
-        except CrparseError:
-            return  # not a CR document (a README in the directory, say): nothing to collect
+        doc = _parsed(self.config).get(str(self.path))
+        if doc is None:
+            try:
+                doc = crparse.parse(self.path)
+            except CrparseError:
+                return  # not a CR document (a README in the directory, say): nothing to collect
+        if isinstance(doc, CrparseError):
+            return
         date = self.config.getoption("--cr-rules-date")
         how, undated = "given", None
         if not date:
