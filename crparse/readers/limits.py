@@ -15,6 +15,18 @@ passes a limit, before the library sees it:
   PDFium holds a page's content whole, at about 100 bytes of memory per byte of dense text
   ("(x)Tj" over and over: 8 MiB of it take 860 MiB), so one page's worth must stay small;
   the largest stream of an official release is 106 KB.
+- The content a PDF's pages draw, as PDFium parses it (CRPARSE_MAX_PDF_CONTENT; by default
+  `PDF_CONTENT_FACTOR` (16) times the input limit: 64 MiB): a stream counts once for each page
+  that shows it and a form once for each time it is drawn, through any nesting, so that one
+  stream shown by thousands of pages, or forms drawing forms (10^8 drawings from 2.5 KB, and
+  PDFium aborts the process when its memory runs out), do not add up to hours of work or a
+  crash. It is counted in bytes of content, where what costs PDFium more than its bytes counts
+  more: a page `PDF_PAGE_COST` (4 KiB), a page object (a run of text, a path, an image, a form)
+  `PDF_OBJECT_COST` (32), a character `PDF_CHAR_COST` (16). PDFium takes about 0.06 us for
+  such a byte: the limit is some 4 s of its time. The official releases draw 14 MiB (2010) to
+  27 MiB (2026) so counted. One page may draw up to the limit for one stream (MAX_PDF_STREAM):
+  PDFium holds a page's content whole, and about 230 bytes for each character of it (a page of
+  4 million crashed it). The text PDFium extracts is held to the input limit, as a DOCX's is.
 - `MAX_XML_ELEMENTS`, 2,000,000 (CRPARSE_MAX_XML_ELEMENTS): the elements of a DOCX's
   document.xml. Markup compresses as well as blanks do (60 KB of deflate make 2.8 million
   empty paragraphs), and reading XML costs time per element: the official releases have
@@ -33,11 +45,15 @@ import zlib
 from collections.abc import Iterable, Iterator
 
 from crparse.errors import RefusedInput
-from crparse.limits import parse_size
+from crparse.limits import max_input, parse_size
 
 MAX_INFLATED = 256 * 2**20
 MAX_PDF_STREAM = 4 * 2**20
 MAX_XML_ELEMENTS = 2_000_000
+PDF_CONTENT_FACTOR = 16  # the content limit of a PDF, in times the input limit
+PDF_OBJECT_COST = 32  # what a page object counts in it, in bytes of content
+PDF_CHAR_COST = 16  # what a character shown counts
+PDF_PAGE_COST = 4096  # what a page counts
 CHUNK = 1 << 20  # inflate at most this much at a time: the most held in memory for a check
 
 
@@ -47,6 +63,10 @@ def max_inflated() -> int:
 
 def max_pdf_stream() -> int:
     return _setting("CRPARSE_MAX_PDF_STREAM", MAX_PDF_STREAM)
+
+
+def max_pdf_content() -> int:
+    return _setting("CRPARSE_MAX_PDF_CONTENT", PDF_CONTENT_FACTOR * max_input())
 
 
 def max_xml_elements() -> int:
@@ -142,3 +162,42 @@ def inflate(
         problem = "cut short"
     if damage is not None:
         damage.append(f"{part}: {problem}")
+
+
+# -- reStructuredText ---------------------------------------------------------------------------
+# docutils reads plain text at ~0.7 us a byte, but its markup costs far more than its bytes: a
+# paragraph, list item or heading 50-250 us, whatever it parses with a state machine of its own
+# (a directive, a target, a field, a new list) about 1 ms, an inline markup character up to 300 us
+# (a message for each unresolved one), a table cell ~200 us. The reST reader counts, before
+# docutils runs, what each file of an edition would cost, in bytes of plain text that docutils
+# reads in the same time (each line its bytes and RST_LINE_COST, each line starting a block
+# RST_BLOCK_COST, ...: the costliest markup of ~70 shapes measured takes 0.35 us for each byte so
+# counted), and refuses the edition past RST_WORK_FACTOR times the input limit (set in bytes with
+# CRPARSE_MAX_RST_WORK). The 2011-07-15 edition counts 5.5 MiB so (its reader: 1.5-2 s); a text
+# release is 1.66 times as long now.
+RST_WORK_FACTOR = 2.5  # the limit, in times the input limit (crparse.limits.max_input): 10 MiB, ~4 s at most
+RST_WORK_FLOOR = 2**20  # ... and never less (a toctree entry alone counts 8 KiB, as a small input limit may be)
+RST_LINE_COST = 16  # a line (a flood of one-character lines: 3.7 us each), and again for each level it is nested in
+RST_BLOCK_COST = 512  # a line that starts a block (paragraph, list item, heading), a simple table's cell
+RST_EXPLICIT_COST = 2048  # what docutils parses with a state machine of its own (~1 ms): explicit markup
+# (directive, target, comment, footnote, substitution), a field, an option, the first item of a list
+RST_INLINE_COST = 768  # an inline markup character (` | * a reference's _, a URL, an address), a grid table's cell
+RST_FILE_COST = 8192  # a toctree entry (docutils' setup for a file alone is ~5 ms)
+RST_NESTED_COST = 2048  # a level of nesting opened on the line of another: `- - x`, `a. b. x` (~600 us)
+# docutils recurses some ten frames for each level of nesting (block quotes, lists, directives):
+# past ~150 levels Python's recursion limit is reached, and each level holds a copy of the lines
+# nested in it (2,800 levels of 4 MB took 1 GiB). The 2011-07-15 edition counts 6 levels at most.
+MAX_RST_NESTING = 16
+# docutils' time for a paragraph's inline markup grows with its square (a reference or an unmatched
+# backquote: 20,000 in one paragraph took 35 s); the 2011-07-15 edition has 64 at most in one.
+MAX_RST_PARAGRAPH_MARKUP = 512
+# Headings matched with a Contents list (difflib, worse than quadratic: 2,000 of each took 52 s):
+# past this many pairs (entries x headings), the Contents is not matched (0.3 s at most; an edition
+# has ~140 x 140).
+MAX_RST_CONTENTS_PAIRS = 100_000
+
+
+def max_rst_work() -> int:
+    from crparse.limits import max_input as _max_input
+
+    return _setting("CRPARSE_MAX_RST_WORK", max(RST_WORK_FLOOR, int(RST_WORK_FACTOR * _max_input())))

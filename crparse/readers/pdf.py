@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
 import statistics
 from collections import Counter
@@ -42,7 +43,11 @@ from crparse import shapes as C
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Residue
 from crparse.readers.base import Extract
-from crparse.readers.limits import CHUNK, Budget, inflate, max_inflated, max_pdf_stream
+from crparse.limits import max_input
+from crparse.readers.limits import (
+    CHUNK, PDF_CHAR_COST, PDF_OBJECT_COST, PDF_PAGE_COST, Budget, inflate, max_inflated, max_pdf_content,
+    max_pdf_stream, size,
+)
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PAGE_NUMBER = re.compile(r"(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?", re.IGNORECASE)
@@ -72,8 +77,10 @@ class _Line:
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
-    damaged = _check_streams(raw)
-    source, lines = _lines(raw)
+    streams: dict[int, list[_StreamAt]] = {}
+    objects = _Objects(raw)
+    damaged = _check_streams(raw, streams, objects)
+    source, lines = _lines(raw, *_check_content(raw, streams, objects))
     if not lines and damaged:
         raise RefusedInput(
             f"cannot read this PDF file: no text came out, and {len(damaged)} of its Flate streams are damaged "
@@ -118,9 +125,12 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     )
 
 
-def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
+def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple[list[str], list[_Line]]:
+    """The source lines and printed lines of every page. `cost`, `checked_pages`: what the
+    content check found the pages cost and how many it found (see _check_content)."""
     try:
         import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
 
         document = pdfium.PdfDocument(raw)
     except Exception as err:  # PdfiumError, and ValueError for non-PDF data
@@ -128,12 +138,32 @@ def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
     source: list[str] = []
     lines: list[_Line] = []
     page_index = 0
+    limit, text_limit, chars = max_pdf_content(), max_input(), 0
     try:
+        if checked_pages is not None and len(document) > checked_pages:
+            # PDFium finds pages the check did not (its /Count says more than the tree holds,
+            # or the tree is where the check cannot see it): their content was not counted.
+            raise RefusedInput(
+                f"cannot read this PDF file: PDFium counts {len(document):,} page(s) in it, where its page tree holds "
+                f"{checked_pages:,}: the content of the others cannot be checked before it is read"
+            )
         for page_index in range(len(document)):
             page = document[page_index]
             textpage = page.get_textpage()
-            text = textpage.get_text_range().translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
             count = textpage.count_chars()
+            # The page objects and characters PDFium made of the page, now known, count in
+            # the content limit; the text is held to the input limit too, as a DOCX's is (and
+            # as the same text in a text file would be).
+            chars += count
+            cost += PDF_OBJECT_COST * max(pdfium_c.FPDFPage_CountObjects(page.raw), 0) + PDF_CHAR_COST * count
+            if cost > limit:
+                raise _content_refusal(limit, page_index + 1)
+            if chars > text_limit:
+                raise RefusedInput(
+                    f"cannot read this PDF file: its text passes the {size(text_limit)} input limit at page "
+                    f"{page_index + 1} ({chars:,} characters): raise it with CRPARSE_MAX_INPUT if the file is genuine"
+                )
+            text = textpage.get_text_range().translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
             page_lines: list[_Line] = []
             at = 0
             for match in [*_LINE_BREAK.finditer(text), None]:
@@ -153,6 +183,8 @@ def _lines(raw: bytes) -> tuple[list[str], list[_Line]]:
             lines += _reading_order(page_lines)
             textpage.close()
             page.close()
+    except RefusedInput:
+        raise
     except Exception as err:
         raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {err}") from None
     finally:
@@ -326,7 +358,11 @@ def _join(text: str, more: str) -> str:
 _DELIMITERS = b" \t\n\r\f\x00()<>[]{}/%"  # a PDF keyword or name ends at one of these
 _D = re.escape(_DELIMITERS)
 _EOL = re.compile(rb"\r\n|\r|\n")
-_OBJ = re.compile(rb"(?<![0-9])(\d{1,10})\s+\d{1,5}\s+obj(?![^" + _D + rb"])")
+_SEPARATOR = rb"(?:\s|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
+_OBJ = re.compile(rb"(?<![0-9])(\d{1,10})" + _SEPARATOR + rb"\d{1,5}" + _SEPARATOR + rb"obj(?![^" + _D + rb"])")
+# The same, in the bytes reversed: a comment ends a line ("%" is its last byte read backwards).
+_SEPARATOR_REVERSED = rb"(?:\s|(?<=[\r\n])[^\r\n]*%)++"
+_OBJ_REVERSED = re.compile(rb"jbo" + _SEPARATOR_REVERSED + rb"\d{1,5}" + _SEPARATOR_REVERSED + rb"(\d{1,10})(?![0-9])")
 _INPUT_CHUNK = 1 << 16
 # The filters PDFium decodes that give more bytes than they read, or that a flate bomb can
 # hide behind, by their names and abbreviations.
@@ -347,7 +383,9 @@ def _name_pattern(word: bytes) -> bytes:
 
 
 # Comments count as white space, between a key and its value and inside an array.
-_SPACE = rb"(?:\s|%[^\r\n]*)*"
+# Possessive (*+): a comment can be split into comments in many ways ("%%%%"), which made the
+# patterns below try them all when what follows did not match (a line of 2,000 "%" took hours).
+_SPACE = rb"(?:\s|%[^\r\n]*)*+"
 _COMMENT = re.compile(rb"%[^\r\n]*")
 _ENCRYPT = re.compile(_name_pattern(b"Encrypt") + _SPACE + rb"(?:\d+\s+\d+\s+R|<<)")  # a trailer's entry
 _FILTER = re.compile(
@@ -356,14 +394,53 @@ _FILTER = re.compile(
 _FILTER_TOKEN = re.compile(rb"/([^" + _D + rb"]*)|(\d+)\s+\d+\s+R")  # a name, or an object it refers to
 _EARLY_CHANGE_0 = re.compile(_name_pattern(b"EarlyChange") + _SPACE + rb"0(?![0-9])")
 _MAX_CHAINS = 16  # filter chains tried for one stream (see _chains)
+_DO = re.compile(rb"Do(?![^" + _D + rb"])")  # the operator that draws a form, or what ends like it
+_BI = re.compile(rb"BI(?![^" + _D + rb"])")  # the operator that begins an inline image, or what ends like it
 
 
-def _check_streams(raw: bytes) -> list[str]:
+@dataclass(slots=True)
+class _StreamAt:
+    """Where a stream's data starts, the filter chains it was decoded with (see _decoded), the
+    most bytes one gave (or the data as it is, up to "endstream": a /Filter in the text before
+    may be another object's), and whether "Do" (drawing a form) occurs in any."""
+    start: int
+    chains: list[list[str] | None]
+    earlies: tuple[int, ...]
+    part: str
+    size: int = 0
+    draws: bool = False
+    inline: bool = False  # whether "BI" (an inline image) occurs in any
+    own: list[list[str] | None] | None = None  # the chains of its own dictionary, when found
+    packed: list[bytes] | None = None  # an object stream's data, as each chain decoded it
+    first: int = 0  # an object stream's /First
+
+
+def _sized(chunks: Iterable, place: _StreamAt, keep: list[bytes] | None = None) -> None:
+    """Count the chunks of one decoding of a stream into `place`; `keep` gets the data."""
+    total, last, kept = 0, b"", []
+    for chunk in chunks:
+        total += len(chunk)
+        if not place.draws and (_DO.search(chunk) or (last == b"D" and chunk[:1] == b"o")):
+            place.draws = True
+        if not place.inline and (_BI.search(chunk) or (last == b"B" and chunk[:1] == b"I")):
+            place.inline = True
+        last = chunk[-1:]
+        if keep is not None:
+            kept.append(bytes(chunk))
+    place.size = max(place.size, total)
+    if keep is not None:
+        keep.append(b"".join(kept))
+
+
+def _check_streams(
+    raw: bytes, found: dict[int, list[_StreamAt]] | None = None, objects: _Objects | None = None
+) -> list[str]:
     """Decode every stream of the PDF in bounded chunks, and refuse the file if they give more
     than the inflate limit, alone or together; the streams whose /Filter says Flate and whose
     data is not, or ends too soon (a damaged file: PDFium shows what it can, silently).
     Linear in the file's size: each byte is read once as dictionary text, and decoded at most
-    once per filter chain, each decoded byte counted in the limit."""
+    once per filter chain, each decoded byte counted in the limit. `found` gets where each
+    stream of a numbered object is, for the content check."""
     if _ENCRYPT.search(raw):
         # Encrypted streams can be decoded only after decrypting them, which PDFium does (with
         # the empty user password) and this scan does not: they cannot be checked.
@@ -373,7 +450,8 @@ def _check_streams(raw: bytes) -> list[str]:
         )
     budget = Budget(max_inflated(), "the streams of this PDF", max_pdf_stream(), "CRPARSE_MAX_PDF_STREAM")
     damaged: list[str] = []
-    objects = _Objects(raw)
+    objects = objects or _Objects(raw)
+    ends = [m.start() for m in re.finditer(b"endstream", raw)] if found is not None else None
     previous = 0  # where the previous stream's data starts: the dictionary text lies after it
     at = raw.find(b"stream")
     while at >= 0:
@@ -392,10 +470,25 @@ def _check_streams(raw: bytes) -> list[str]:
             part = f"the stream of object {int(number[1])}" if number else f"the stream at byte {start}"
             # LZW's /EarlyChange 0 in the text may be another dictionary's: both ways, then.
             earlies = (1, 0) if _EARLY_CHANGE_0.search(span) else (1,)
-            for chain in _filter_chains(span, objects):
+            chains = _filter_chains(span, objects)
+            place = _StreamAt(start, chains, earlies, part)
+            header = objects.header_before(at) if found is not None else None
+            # For the content check: the stream's own dictionary; an object stream's data.
+            dictionary = raw[header[1] : at] if header is not None else b""
+            first = _FIRST.search(dictionary) if _OBJECT_STREAM.search(dictionary) else None
+            if first:
+                place.packed, place.first = [], int(first[1])
+            for chain in chains:
                 for early in earlies if chain and "lzw" in chain else (1,):
-                    for _ in _decoded(raw, start, chain, early, budget, part, damaged):
-                        pass
+                    _sized(_decoded(raw, start, chain, early, budget, part, damaged), place, place.packed)
+            if header is not None and ends is not None:
+                stop = bisect.bisect_left(ends, start)
+                end = ends[stop] if stop < len(ends) else len(raw)
+                place.size = max(place.size, end - start)  # and the data as it is
+                place.draws = place.draws or _DO.search(raw, start, end) is not None
+                place.inline = place.inline or _BI.search(raw, start, end) is not None
+                place.own = _filter_chains(dictionary, objects) if _FILTER.search(dictionary) else [[]]
+                found.setdefault(header[0], []).append(place)
             previous = start
         at = raw.find(b"stream", end)
     return damaged
@@ -409,17 +502,79 @@ class _Objects:
     def __init__(self, raw: bytes):
         self.raw = raw
         self.index: dict[int, list[int]] | None = None
+        self.starts: list[int] = []  # where each "N G obj" starts, in order
+        self.headers: list[tuple[int, int]] = []  # (number, where its "obj" ends), in the same order
+        # Object streams (add_object_stream): (data, /First, the numbers of its header, where
+        # each object is once asked for); number -> the object streams it is in.
+        self.object_streams: list[tuple[bytes, int, list[bytes], dict | None]] = []
+        self.packed_in: dict[int, list[int]] = {}
 
-    def bodies(self, number: int) -> list[bytes]:
+    def _indexed(self) -> dict[int, list[int]]:
+        """_OBJ's matches, found in the bytes reversed: the pattern then starts with a literal
+        ("jbo"), which the regular-expression engine finds ten times as fast."""
         if self.index is None:
             self.index = {}
-            for match in _OBJ.finditer(self.raw):
-                self.index.setdefault(int(match[1]), []).append(match.end())
+            raw, n = self.raw, len(self.raw)
+            found = []
+            for match in _OBJ_REVERSED.finditer(raw[::-1]):
+                end = n - match.start()  # just after "obj"
+                if end == n or raw[end] in _DELIMITERS:
+                    found.append((n - match.end(), end, int(match[1][::-1])))
+            for start, end, number in reversed(found):
+                self.index.setdefault(number, []).append(end)
+                self.starts.append(start)
+                self.headers.append((number, end))
+        return self.index
+
+    def header_before(self, at: int) -> tuple[int, int] | None:
+        """(number, end) of the last "N G obj" that ends before `at`."""
+        self._indexed()
+        i = bisect.bisect_left(self.starts, at) - 1
+        while i >= 0 and self.headers[i][1] > at:
+            i -= 1
+        return self.headers[i] if i >= 0 else None
+
+    def bodies(self, number: int) -> list[bytes]:
         out = []
-        for at in self.index.get(number, ())[:_MAX_CHAINS]:
+        for at in self._indexed().get(number, ())[:_MAX_CHAINS]:
             body = self.raw[at : at + 4096]
             end = body.find(b"endobj")
             out.append(body[:end] if end >= 0 else body)
+        return out
+
+    def definitions(self, number: int) -> list[bytes]:
+        """Each definition of object `number`, whole: up to its "endobj", its "stream" keyword
+        (a stream's dictionary) or the next object, then those in object streams."""
+        out = []
+        for at in self._indexed().get(number, ())[:_MAX_CHAINS]:
+            following = bisect.bisect_right(self.starts, at)
+            stop = self.starts[following] if following < len(self.starts) else len(self.raw)
+            end = _BODY_END.search(self.raw, at, stop)
+            out.append(self.raw[at : end.start() if end else stop])
+        return out + self._packed_bodies(number)
+
+    def add_object_stream(self, data: bytes, first: int) -> None:
+        """The objects of an object stream (its data decoded): pairs of an object number and an
+        offset from `first`, then the objects, each up to the next one. Only the numbers are
+        indexed here; an object is cut out when asked for (_packed_bodies)."""
+        numbers = _INTEGER.findall(data, 0, min(first, len(data)))
+        self.object_streams.append((data, first, numbers, None))
+        at = len(self.object_streams) - 1
+        for number in numbers[0::2]:
+            self.packed_in.setdefault(int(number), []).append(at)
+
+    def _packed_bodies(self, number: int) -> list[bytes]:
+        out = []
+        for at in self.packed_in.get(number, ())[:_MAX_CHAINS]:
+            data, first, numbers, places = self.object_streams[at]
+            if places is None:
+                pairs = sorted(zip(map(int, numbers[1::2]), map(int, numbers[0::2])))  # (offset, number)
+                places = {}
+                for i, (offset, n) in enumerate(pairs):
+                    end = pairs[i + 1][0] if i + 1 < len(pairs) else len(data) - first
+                    places.setdefault(n, []).append((first + offset, first + end))
+                self.object_streams[at] = (data, first, numbers, places)
+            out += [data[start:end] for start, end in places.get(number, ())]
         return out
 
 
@@ -617,3 +772,552 @@ def _lzw(chunks: Iterable, early: int) -> Iterator[bytes]:
                     yield b"".join(out)
                     out, size = [], 0
     yield b"".join(out)
+
+
+# -- content bombs ----------------------------------------------------------------------------
+#
+# Each stream under the limit for one, all under the inflate limit, is not enough: PDFium parses
+# a page's content streams for each page that shows them (one dense stream shown by 1,000 pages
+# is counted once above), and a form's content each time it is drawn ("/Fm1 Do" ten times in a
+# form drawn ten times, eight levels deep: 10^8 draws in a 2 KB file, and PDFium aborts the
+# process when its memory runs out); then it spends about a microsecond on each character of a
+# page's text. So before PDFium opens the file, the page tree is walked from the raw bytes as
+# PDFium walks it, and each page costed as PDFium will parse it: its content streams each time
+# the page lists them, the forms they draw each time they draw them (a drawing counting as a
+# page object), through the nesting PDFium follows. The file is refused as soon as the pages
+# together pass the content limit (max_pdf_content), or one page the limit for one stream,
+# where a page object and a character count more than their bytes (see limits.py). The page
+# objects and characters of each page are known exactly once PDFium has parsed it: they are
+# added to the count then, page by page (_lines), so that a document of dense pages is refused
+# at the page that passes the limit, not after hours.
+#
+# Costing a page by its bytes is a scan of its streams' sizes, which the bomb check measured.
+# Only a page whose bytes could pass the limit for one page, were each of them a character
+# (PDF_CHAR_COST + 1 a byte, the most a byte can cost), has its operators and strings counted
+# (`_tally`: a few passes of bytes methods and regular expressions, no loop over characters).
+#
+# The walk reads objects where PDFium would find them, in the file and in object streams.
+# Where its reading could differ from PDFium's, it errs towards a larger cost: every definition
+# of a number counts (the largest), every /Root of the file (the one with the most pages), a
+# stream's largest decoding; operators and strings are counted on the stream's bytes, comments
+# and strings included. If PDFium counts more pages than the walk found, the file is refused
+# (_lines): their content was not checked.
+
+_BODY_END = re.compile(rb"(?<![^" + _D + rb"])(?:stream|endobj)(?![^" + _D + rb"])")
+_INTEGER = re.compile(rb"\d+")
+_REF = re.compile(rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R(?![^" + _D + rb"])")
+_ROOT = re.compile(_name_pattern(b"Root") + _SPACE + rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
+_OBJECT_STREAM = re.compile(_name_pattern(b"Type") + _SPACE + _name_pattern(b"ObjStm"))
+_FIRST = re.compile(_name_pattern(b"First") + _SPACE + rb"(\d+)")
+_NAME = re.compile(rb"/[^" + _D + rb"]*")
+_WORD = re.compile(rb"[^" + _D + rb"]+")
+_SPACE_AT = re.compile(_SPACE)
+# A reference, a name, a number or keyword, an array of numbers (what most values are).
+_SIMPLE_VALUE = re.compile(
+    rb"\d+" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R(?![^" + _D + rb"])|/[^" + _D + rb"]*|[^" + _D + rb"]+"
+    rb"|\[[\s\d.+-]*\]"
+)
+_STRUCTURE = re.compile(rb"<<|>>|[\[\](<%]")  # what opens or closes a value, or hides a bracket
+_STRING_PART = re.compile(rb"[()]|\\.", re.S)
+_DRAW = re.compile(rb"/([^" + _D + rb"]*)" + _SPACE + rb"Do(?![^" + _D + rb"])")
+# A literal string with no parenthesis inside but escaped ones (nested strings come out one
+# level a round), and a hex string or what reads as one.
+_LITERAL = re.compile(rb"\([^()\\]*+(?:\\.[^()\\]*+)*+\)", re.S)
+_HEX_STRING = re.compile(rb"<[^<>]*>")
+# Painting a path makes a page object: S s f F f* B B* b b*, as tokens. Delimiters become
+# blanks and these letters \x01, and then " \x01 " and " \x01*" are counted (two painting
+# operators in a row paint one path: the second has none, a miss costs nothing).
+_PAINTING = bytes.maketrans(_DELIMITERS + b"SsfFBb", b" " * len(_DELIMITERS) + b"\x01" * 6)
+# What else makes one: showing text, drawing an XObject, painting a shading, an inline image.
+_MAKES_OBJECT = (b"Tj", b"TJ", b"'", b'"', b"Do", b"sh", b"EI")
+_MAX_PAGE_DEPTH = 1024  # PDFium's kMaxPageLevel: no page deeper in the tree is loaded
+_MAX_FORM_DEPTH = 41  # PDFium parses no form inside 40 others (kMaxFormLevel)
+_MAX_STRING_ROUNDS = 4
+_TYPE3 = re.compile(_name_pattern(b"Type3"))
+_TO_UNICODE = re.compile(_name_pattern(b"ToUnicode") + _SPACE + rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
+_HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\s]*)>")
+_NOT_HEX_DIGIT = re.compile(rb"[^0-9A-Fa-f]")
+
+
+def _tally(data: bytes, per_code: int = 1) -> int:
+    """The cost of a content stream: its bytes, its operators that make a page object (found
+    as substrings: more, never fewer) and the bytes of its strings (`per_code` characters each
+    at most: see _Content.per_code)."""
+    objects = sum(data.count(op) for op in _MAKES_OBJECT)
+    spaced = b" " + data.translate(_PAINTING) + b" "
+    objects += spaced.count(b" \x01 ") + spaced.count(b" \x01*")
+    chars = 0
+    text = data
+    for _ in range(_MAX_STRING_ROUNDS):
+        before = len(text)
+        text, n = _LITERAL.subn(b" ", text)
+        chars += before - len(text) - n  # each string's bytes but its parentheses
+        if not n or b"(" not in text:
+            break
+    opened = text.find(b"(")
+    if opened >= 0:
+        # Nested deeper, or never closed: any string PDFium reads that is not counted yet
+        # lies after the first "(" left, up to the end at most.
+        chars += len(text) - opened
+        text = text[:opened]
+    before = len(text)
+    text = _HEX_STRING.sub(b"", text)
+    chars += (before - len(text)) // 2
+    return len(data) + PDF_OBJECT_COST * objects + PDF_CHAR_COST * per_code * chars
+
+
+_IMAGE_DATA = re.compile(rb"(?<![^" + _D + rb"])ID(?:\r\n|[\s])")  # the data follows one white space
+_INLINE_FILTER = re.compile(
+    rb"/(?:F|Filter)(?![^" + _D + rb"])" + _SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + _D + rb"]*)"
+)
+
+
+def _inline_images(data: bytes, budget: Budget, part: str) -> int:
+    """What the inline images of a content stream ("BI <entries> ID <data> EI") inflate to,
+    decoded as PDFium decodes them (their filter's own end ends them), a chunk at a time, never
+    held; each image held to the limit for one stream, and all of them, of all streams, to the
+    inflate limit (`budget`), which bounds the work too. An image's data is read by its
+    decoder; the search for the next image goes on after its "ID"."""
+    total, at = 0, 0
+    while (begin := _BI.search(data, at)) is not None:
+        at = begin.end()
+        if begin.start() and data[begin.start() - 1] not in _DELIMITERS:
+            continue
+        start = _IMAGE_DATA.search(data, at)
+        if start is None:
+            break
+        at = start.end()
+        entries = data[begin.end() : start.start()]
+        chains = [chain for match in _INLINE_FILTER.finditer(entries)
+                  for chain in _chains(match[1], _Objects(b""), depth=0)][:_MAX_CHAINS]
+        for chain in chains:
+            if chain and chain[0] != "other":
+                before = budget.total
+                for _ in _decoded(data, at, chain, 1, budget, part, []):
+                    pass
+                total += budget.total - before
+    return total
+
+
+def _skip_string(text: bytes, at: int) -> int:
+    """The end of the literal string opening at `at` (balanced parentheses, escapes)."""
+    depth = 0
+    for match in _STRING_PART.finditer(text, at):
+        c = match[0]
+        if c == b"(":
+            depth += 1
+        elif c == b")":
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    return len(text)
+
+
+def _skip_value(text: bytes, at: int) -> int:
+    """The end of the value (a dictionary, array, string, name, reference or word) at `at`."""
+    simple = _SIMPLE_VALUE.match(text, at)
+    if simple:
+        return simple.end()
+    if text.startswith(b"<<", at) or text.startswith(b"[", at):
+        depth, i = 0, at
+        while True:
+            match = _STRUCTURE.search(text, i)
+            if match is None:
+                return len(text)
+            token = match[0]
+            if token == b"(":
+                i = _skip_string(text, match.start())
+                continue
+            if token == b"%":
+                eol = _EOL.search(text, match.end())
+                i = eol.end() if eol else len(text)
+                continue
+            if token == b"<":  # a hex string
+                end = text.find(b">", match.end())
+                i = end + 1 if end >= 0 else len(text)
+                continue
+            depth += 1 if token in (b"<<", b"[") else -1
+            i = match.end()
+            if depth <= 0:
+                return i
+    c = text[at : at + 1]
+    if c == b"(":
+        return _skip_string(text, at)
+    if c == b"<":
+        end = text.find(b">", at)
+        return end + 1 if end >= 0 else len(text)
+    if c == b"/":
+        return _NAME.match(text, at).end()
+    ref = _REF.match(text, at)
+    if ref:
+        return ref.end()
+    word = _WORD.match(text, at)
+    return word.end() if word else at + 1
+
+
+def _entries(text: bytes) -> dict[bytes, bytes] | None:
+    """The entries of the dictionary `text` starts with (name -> the value's text; of a key
+    given twice, the last, which PDFium keeps), or None when it starts with no dictionary."""
+    i = _SPACE_AT.match(text).end()
+    if not text.startswith(b"<<", i):
+        return None
+    i += 2
+    out: dict[bytes, bytes] = {}
+    n = len(text)
+    while i < n:
+        i = _SPACE_AT.match(text, i).end()
+        if i >= n or text.startswith(b">>", i):
+            break
+        if text[i] != 0x2F:  # "/": not a key, skipped (PDFium skips it too)
+            end = _skip_value(text, i)
+            i = end if end > i else i + 1
+            continue
+        key = _NAME.match(text, i)
+        i = _SPACE_AT.match(text, key.end()).end()
+        end = _skip_value(text, i) if i < n else n
+        out[_unescape(key[0][1:])] = text[i:end]
+        i = end if end > i else i + 1
+    return out
+
+
+def _ref_of(value: bytes | None) -> int | None:
+    if value is None:
+        return None
+    match = _REF.fullmatch(value.strip())
+    return int(match[1]) if match else None
+
+
+class _Content:
+    """The content the pages of a PDF give PDFium to parse, costed (see above)."""
+
+    def __init__(self, raw: bytes, streams: dict[int, list[_StreamAt]], objects: _Objects | None = None):
+        self.raw = raw
+        self.streams = streams
+        self.objects = objects or _Objects(raw)
+        self.page_limit = max_pdf_stream()
+        self.limit = max_pdf_content()
+        self.steps = 0  # streams costed: a file whose forms draw one another in every way ends
+        self.max_steps = max(self.limit // 256, 10_000)
+        self.draws: dict[int, dict[bytes, int]] = {}
+        self.tallies: dict[int, int] = {}
+        self.inlines: dict[int, int] = {}
+        self.inline_budget = _stream_budget("the inline images of this PDF")
+        self.forms: dict[tuple, int] = {}
+        self.xobject_maps: dict[bytes, dict[bytes, list[int]]] = {}
+        self.fonts: list[int] = []  # the fonts resources name, in the order met
+        self.page_costs: dict[tuple, int] = {}
+        self.parsed: dict[int, list[dict[bytes, bytes]]] = {}
+        self.kids: dict[tuple, list[tuple[int, bytes | None]]] = {}
+        self.packed: list[bytes] = []  # the data of each object stream
+        for number, places in streams.items():
+            for place in places:
+                for i, data in enumerate(place.packed or ()):
+                    if data and data not in place.packed[:i]:
+                        self.packed.append(data)
+                        self.objects.add_object_stream(data, place.first)
+        self.per_code = self._per_code()
+        # Fonts matter for their glyphs, if Type3 (see _type3): none named, none noted.
+        self.type3 = any(_TYPE3.search(text) for text in [raw, *self.packed])
+
+    def _per_code(self) -> int:
+        """The most characters PDFium can make of one character code: a ToUnicode map may
+        give a code a whole string ("<78> <0041 0041 ...>": 400 characters from one byte
+        crashed PDFium), counted in UTF-16 units (the map's own)."""
+        most = 1
+        refs = {int(m[1]) for text in [self.raw, *self.packed] for m in _TO_UNICODE.finditer(text)}
+        for ref in sorted(refs):
+            for data in self._data(ref):
+                for digits in _HEX_DIGITS.findall(data):
+                    most = max(most, -(-len(_NOT_HEX_DIGIT.sub(b"", digits)) // 4))
+        return most
+
+    # -- what the file holds
+
+    def _data(self, number: int) -> list[bytes]:
+        """Stream `number` decoded as its own dictionary says (each definition of the number),
+        or, where that was not found, in every way the bomb check decoded it and as it is;
+        each way is under the limit for one stream, which that check enforced."""
+        out: list[bytes] = []
+        for place in self.streams.get(number, ())[:_MAX_CHAINS]:
+            for chain in place.own if place.own is not None else [*place.chains, []]:
+                if not chain:  # no filter: the bytes as they are, up to "endstream"
+                    end = self.raw.find(b"endstream", place.start, place.start + place.size + 9)
+                    data = self.raw[place.start : end if end >= 0 else place.start + place.size]
+                    if data not in out:
+                        out.append(data)
+                    continue
+                if chain[0] == "other":
+                    continue
+                for early in place.earlies if "lzw" in chain else (1,):
+                    budget = _stream_budget("the streams of this PDF")
+                    data = b"".join(_decoded(self.raw, place.start, chain, early, budget, place.part, []))
+                    if data not in out:
+                        out.append(data)
+        return out[: _MAX_CHAINS]
+
+    def _size(self, number: int) -> int:
+        return max((place.size for place in self.streams.get(number, ())), default=0) + self._inline(number)
+
+    def _inline(self, number: int) -> int:
+        """What the inline images of stream `number` inflate to: PDFium decodes them as it
+        parses the content (a 6 KB page of one made it abort), each time it does. Each is held
+        to the limit for one stream, as a stream is."""
+        if number not in self.inlines:
+            most = 0
+            if any(place.inline for place in self.streams.get(number, ())):
+                for data in self._data(number):
+                    part = f"an inline image of the stream of object {number}"
+                    most = max(most, _inline_images(data, self.inline_budget, part))
+            self.inlines[number] = most
+        return self.inlines[number]
+
+    def _draws(self, number: int) -> dict[bytes, int]:
+        """XObject name -> how many times stream `number` draws it ("/Fm1 Do")."""
+        if number not in self.draws:
+            draws: dict[bytes, int] = {}
+            if any(place.draws for place in self.streams.get(number, ())):
+                for data in self._data(number):  # the most of each name any reading draws
+                    counted: dict[bytes, int] = {}
+                    for match in _DRAW.finditer(data):
+                        name = _unescape(match[1])
+                        counted[name] = counted.get(name, 0) + 1
+                    for name, times in counted.items():
+                        draws[name] = max(draws.get(name, 0), times)
+            self.draws[number] = draws
+        return self.draws[number]
+
+    def _dicts(self, value: bytes | None) -> list[dict[bytes, bytes]]:
+        """The dictionaries a value is: itself, or each definition of the object it refers to."""
+        if value is None:
+            return []
+        value = value.strip()
+        if value.startswith(b"<<"):
+            entries = _entries(value)
+            return [entries] if entries is not None else []
+        ref = _ref_of(value)
+        return self._object_dicts(ref) if ref is not None else []
+
+    def _object_dicts(self, number: int) -> list[dict[bytes, bytes]]:
+        """The dictionary of each definition of object `number` (parsed once)."""
+        if number not in self.parsed:
+            self.parsed[number] = [e for text in self.objects.definitions(number) if (e := _entries(text)) is not None]
+        return self.parsed[number]
+
+    def _arrays(self, value: bytes | None) -> list[list[int]]:
+        """The objects an array value refers to, in order: itself, or each definition of the
+        array object it refers to; a reference to a stream, alone."""
+        if value is None:
+            return []
+        value = value.strip()
+        if value.startswith(b"["):
+            return [[int(m[1]) for m in _REF.finditer(value)]]
+        ref = _ref_of(value)
+        if ref is None:
+            return []
+        arrays = [[int(m[1]) for m in _REF.finditer(text)] for text in self.objects.definitions(ref)
+                  if text.lstrip().startswith(b"[")]
+        return arrays + [[ref]] if ref in self.streams or not arrays else arrays
+
+    def _names(self, value: bytes | None) -> list[bytes]:
+        """The name a value is, or the object it refers to is (each definition)."""
+        ref = _ref_of(value)
+        values = self.objects.definitions(ref) if ref is not None else [value or b""]
+        return [_unescape(v.strip()[1:]) for v in values if v.strip().startswith(b"/")]
+
+    def _xobjects(self, resources: bytes) -> dict[bytes, list[int]]:
+        """Name -> the objects it may be, in the /XObject entry of a /Resources value."""
+        if resources not in self.xobject_maps:
+            names: dict[bytes, list[int]] = {}
+            for entries in self._dicts(resources):
+                for xobjects in self._dicts(entries.get(b"XObject")):
+                    for name, value in xobjects.items():
+                        ref = _ref_of(value)
+                        if ref is not None and ref not in names.setdefault(name, []):
+                            names[name].append(ref)
+                for fonts in self._dicts(entries.get(b"Font")) if self.type3 else ():  # for their glyphs
+                    self.fonts.extend(ref for value in fonts.values() if (ref := _ref_of(value)) is not None)
+            self.xobject_maps[resources] = names
+        return self.xobject_maps[resources]
+
+    # -- costs
+
+    def _stream(self, number: int, xobjects: dict[bytes, list[int]], depth: int, exact: bool) -> int:
+        """Parsing content stream `number` once, with what it draws (named in `xobjects`): its
+        bytes, or its tally when `exact`; each drawing a page object, and each form drawn."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise RefusedInput(
+                f"cannot check this PDF file: its pages and forms draw forms in over {self.max_steps:,} ways "
+                f"(a form bomb?), the most the {size(self.limit)} content limit allows to check: "
+                "raise it with CRPARSE_MAX_PDF_CONTENT if the file is genuine"
+            )
+        if exact:
+            if number not in self.tallies:
+                self.tallies[number] = max((_tally(data, self.per_code) for data in self._data(number)), default=0)
+            cost = self.tallies[number] + self._inline(number)
+        else:
+            cost = self._size(number)
+        for name, times in self._draws(number).items():
+            targets = xobjects.get(name)
+            if targets:
+                form = max(self._form(target, xobjects, depth - 1, exact) for target in targets)
+                cost += times * (PDF_OBJECT_COST + form)
+        return cost
+
+    def _form(self, number: int, outer: dict[bytes, list[int]], depth: int, exact: bool) -> int:
+        """Drawing XObject `number` once: parsing it, if it is a form, with what it draws,
+        `depth` levels of forms deep at most. A form without resources of its own uses those
+        of what draws it, as in PDFium; of several definitions, the costliest."""
+        if depth <= 0:
+            return 0
+        definitions = self._object_dicts(number)
+        if not any(b"Form" in self._names(entries.get(b"Subtype")) for entries in definitions):
+            return 0  # an image, or nothing PDFium draws
+        options = [self._xobjects(e[b"Resources"]) if b"Resources" in e else outer for e in definitions]
+        cost = 0
+        for xobjects in {id(x): x for x in options}.values():
+            key = (number, id(xobjects), depth, exact)
+            if key not in self.forms:
+                self.forms[key] = self._stream(number, xobjects, depth, exact)
+            cost = max(cost, self.forms[key])
+        return cost
+
+    def _page(self, number: int, inherited: bytes | None, exact: bool) -> int:
+        """Parsing page `number` (its costliest definition): its content streams in order, each
+        time they are listed, with what they draw."""
+        key = (number, inherited, exact)
+        if key not in self.page_costs:
+            cost = 0
+            for entries in self._object_dicts(number):
+                resources = entries.get(b"Resources", inherited)
+                for streams in self._arrays(entries.get(b"Contents")):
+                    # The resources are read when they matter: for what the page draws, or the
+                    # fonts, when the file has Type3 fonts.
+                    needed = resources is not None and (self.type3 or any(self._draws(s) for s in streams))
+                    xobjects = self._xobjects(resources) if needed else {}
+                    cost = max(cost, sum(self._stream(s, xobjects, _MAX_FORM_DEPTH, exact) for s in streams))
+            self.page_costs[key] = PDF_PAGE_COST + cost
+        return self.page_costs[key]
+
+    def _tree(self, root: int) -> tuple[int, int]:
+        """(cost, pages) of the page tree at `root`, walked as PDFium walks it: the kids of
+        each node in order, a node already on the way down skipped (a cycle), none below
+        _MAX_PAGE_DEPTH; a page listed twice counts twice. Every node visited costs as much as
+        a page, so that the walk ends within the limit whatever the shape of the tree."""
+        cost = pages = 0
+        path: list[int] = []  # the nodes on the way down, each with an iterator of its kids
+        on_path: set[int] = set()
+        below: list[Iterator[tuple[int, bytes | None]]] = [iter([(root, None)])]
+        while below:
+            step = next(below[-1], None)
+            if step is None:  # done with the node's kids
+                below.pop()
+                if path:
+                    on_path.discard(path.pop())
+                continue
+            node, inherited = step
+            if node in on_path or len(below) > _MAX_PAGE_DEPTH:
+                continue
+            definitions = self._object_dicts(node)
+            if any(b"Kids" in entries for entries in definitions):
+                cost += PDF_PAGE_COST
+                path.append(node)
+                on_path.add(node)
+                below.append(iter(self._kids(node, inherited)))
+            elif definitions:
+                pages += 1
+                page = self._page(node, inherited, exact=False)
+                if page * (1 + PDF_CHAR_COST * self.per_code) > self.page_limit:
+                    whole = self._page(node, inherited, exact=True)
+                    if whole > self.page_limit:
+                        raise RefusedInput(
+                            f"page {pages} of this PDF (object {node}) draws {size(whole)} of content, past the "
+                            f"{size(self.page_limit)} limit for one page (PDFium holds a page's content whole; a page "
+                            f"object counts {PDF_OBJECT_COST} bytes, a character {PDF_CHAR_COST}, a form each time it "
+                            "is drawn): raise it with CRPARSE_MAX_PDF_STREAM if the file is genuine"
+                        )
+                cost += page
+            if cost > self.limit:
+                raise _content_refusal(self.limit, pages)
+        return cost, pages
+
+    def _kids(self, node: int, inherited: bytes | None) -> list[tuple[int, bytes | None]]:
+        """The kids of page tree node `node` (of each definition), each with the resources it
+        inherits."""
+        key = (node, inherited)
+        if key not in self.kids:
+            self.kids[key] = [
+                (kid, entries.get(b"Resources", inherited))
+                for entries in self._object_dicts(node) if b"Kids" in entries
+                for kid_list in self._arrays(entries[b"Kids"]) for kid in kid_list
+            ]
+        return self.kids[key]
+
+    def check(self) -> tuple[int, int]:
+        """Refuse the file if a page's content, or all pages' together, passes its limit; the
+        cost and number of pages of the root with the most pages."""
+        roots: list[int] = []
+        for match in _ROOT.finditer(self.raw):
+            for catalog in self._dicts(match[1] + b" 0 R"):
+                pages = _ref_of(catalog.get(b"Pages"))
+                if pages is not None and pages not in roots:
+                    roots.append(pages)
+        most = (0, 0)
+        for root in roots[:_MAX_CHAINS]:
+            cost, pages = self._tree(root)
+            most = max(most, (cost, pages), key=lambda found: (found[1], found[0]))
+        glyphs = self._type3()
+        if most[0] + glyphs > self.limit:
+            raise _content_refusal(self.limit, most[1])
+        return most[0] + glyphs, most[1]
+
+    def _type3(self) -> int:
+        """The glyphs of the Type3 fonts the resources name: each glyph is a content stream,
+        which PDFium parses (once for the document: it keeps them) the first time a page shows
+        it, with the forms it draws; all of them count, in the limit for one page too (PDFium
+        holds them all). The fonts named in a Type3 font's own resources count as well."""
+        cost, done, at = 0, set(), 0
+        while at < len(self.fonts):  # _xobjects adds the fonts of the resources it reads
+            font = self.fonts[at]
+            at += 1
+            if font in done:
+                continue
+            done.add(font)
+            for entries in self._object_dicts(font):
+                if b"Type3" not in self._names(entries.get(b"Subtype")):
+                    continue
+                if b"Resources" in entries:
+                    options = [self._xobjects(entries[b"Resources"])]
+                else:  # those of the page (or form) that shows it: any of them
+                    options = list(self.xobject_maps.values()) or [{}]
+                procs = [ref for d in self._dicts(entries.get(b"CharProcs")) for v in d.values()
+                         if (ref := _ref_of(v)) is not None]
+                cost += max(sum(self._stream(p, x, _MAX_FORM_DEPTH, exact=True) + PDF_OBJECT_COST for p in procs)
+                            for x in options)
+                if cost > self.page_limit:
+                    raise RefusedInput(
+                        f"the Type3 fonts of this PDF draw {size(cost)} of content in their glyphs, past the "
+                        f"{size(self.page_limit)} limit for one page (PDFium holds them all; a page object counts "
+                        f"{PDF_OBJECT_COST} bytes, a character {PDF_CHAR_COST}, a form each time it is drawn): "
+                        "raise it with CRPARSE_MAX_PDF_STREAM if the file is genuine"
+                    )
+        return cost
+
+
+def _stream_budget(parts: str) -> Budget:
+    return Budget(max_inflated(), parts, max_pdf_stream(), "CRPARSE_MAX_PDF_STREAM")
+
+
+def _content_refusal(limit: int, page: int) -> RefusedInput:
+    return RefusedInput(
+        f"the pages of this PDF draw more than the {size(limit)} limit of content, at page {page} (a page counts "
+        f"{size(PDF_PAGE_COST)}, a stream each time a page shows it, a form each time it is drawn, a page object "
+        f"{PDF_OBJECT_COST} bytes, a character {PDF_CHAR_COST}): raise it with CRPARSE_MAX_PDF_CONTENT if the file is "
+        "genuine"
+    )
+
+
+def _check_content(raw: bytes, streams: dict[int, list[_StreamAt]], objects: _Objects | None = None) -> tuple[int, int]:
+    """Refuse the file if the content its pages draw passes the limits (see _Content); what
+    they cost before PDFium parses them, and how many there are."""
+    return _Content(raw, streams, objects).check()
