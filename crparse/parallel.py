@@ -106,13 +106,34 @@ def _packed(path: str, format: str | None, then: Callable[[Document], Any] | Non
     if isinstance(found, CrparseError):
         return found
     if then is None:
-        return msgspec.msgpack.encode(found)
-    return msgspec.msgpack.encode(found[0]), found[1]
+        return _pack(found)
+    return _pack(found[0]), found[1]
+
+
+class _Pickled(bytes):
+    """A tree MessagePack cannot hold (a file name that is not UTF-8 holds lone surrogates)."""
+
+
+def _pack(doc: Document) -> bytes:
+    try:
+        return msgspec.msgpack.encode(doc)
+    except UnicodeEncodeError:
+        import pickle
+
+        return _Pickled(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _unpack(data: bytes) -> Document:
+    if isinstance(data, _Pickled):
+        import pickle
+
+        return pickle.loads(data)
+    return _DECODER.decode(data)
 
 
 def _unpacked(result: Any) -> Any:
     if isinstance(result, bytes):
-        return _DECODER.decode(result)
+        return _unpack(result)
     if isinstance(result, tuple):
-        return _DECODER.decode(result[0]), result[1]
+        return _unpack(result[0]), result[1]
     return result  # a CrparseError

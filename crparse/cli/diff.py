@@ -38,17 +38,22 @@ _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def _release(given: str, db: str | None) -> Path:
-    """A file as given; a date that names no file: the stored release in force at that date."""
+    """A file as given; a date that names no file: the stored release in force at that date, if its
+    file still holds the text stored."""
     path = Path(given)
     if path.exists() or not _DATE.fullmatch(given):
         return path
     from crparse.store import connect
     from crparse.store.db import dated_releases
+    from crparse.store.index import stored_bytes
 
-    releases = [r for r in dated_releases(connect(db)) if r[1] <= given]
+    store = connect(db)
+    releases = [r for r in dated_releases(store) if r[1] <= given]
     if not releases:
         raise CrparseError(f"no release on or before {given} in the store")
-    return Path(releases[-1][2])
+    rid, _, stored_path = releases[-1]
+    stored_bytes(store, rid)  # refuses a file changed (or replaced by a link) since it was stored
+    return Path(stored_path)
 
 
 def run_diff(args) -> int:

@@ -21,7 +21,7 @@ from crparse.inputs import FORMATS
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="crparse", description="Parse the Magic: The Gathering Comprehensive Rules into a rule tree."
     )
     parser.add_argument("--version", action="version", version=f"crparse {crparse.__version__}")
@@ -52,9 +52,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line (as every other refusal) and exit 2."""
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("crparse").strip()
+        report(f"crparse: {command + ': ' if command else ''}{message} (see --help)")
+        raise SystemExit(exits.REFUSED)
+
+
+# Arguments that are text, not file names: a byte that is not UTF-8 in one (a surrogate in
+# Python) could be matched against nothing, nor passed to SQLite.
+_TEXT_ARGUMENTS = ("rule", "phrase", "at", "since", "rules_date")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _utf8_output()
     args = build_parser().parse_args(argv)
+    for name in _TEXT_ARGUMENTS:
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                report(f"crparse: {args.command}: the {name.replace('_', '-')} given is not valid UTF-8 text")
+                return exits.REFUSED
     try:
         return args.run(args)
     except BrokenPipeError:  # `crparse parse ... | head`

@@ -87,6 +87,29 @@ CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5 (text, content='texts', 
 """
 
 
+class DamagedStore(CrparseError):
+    """The store holds what crparse never writes (edited, truncated, another program's rows)."""
+
+
+def reads_store(function):
+    """What a store query raises on rows crparse never writes becomes one clear refusal: the store
+    is data from a file, like any input (a text column holding bytes, a missing row, a number that
+    is not one)."""
+    import functools
+
+    @functools.wraps(function)
+    def guarded(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except CrparseError:
+            raise
+        except (sqlite3.Error, ValueError, TypeError, IndexError, KeyError, AttributeError) as err:
+            raise DamagedStore(f"the store is damaged ({type(err).__name__}: {' '.join(str(err).split())}): "
+                               "rebuild it with `crparse index DIR --rebuild`") from None
+
+    return guarded
+
+
 def default_path() -> Path:
     """The store's default location: the user's cache directory (XDG_CACHE_HOME, else ~/.cache)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -99,18 +122,23 @@ class MissingStore(CrparseError):
 
 def connect(path: str | os.PathLike | None = None, *, create: bool = False) -> sqlite3.Connection:
     """The store at `path` (default: default_path()). `create`: make it if absent; otherwise a
-    missing store is refused with the command that builds one."""
+    missing store is refused with the command that builds one. A database that is not a crparse
+    store (other tables, another version, damaged) is refused and left as it is."""
     path = Path(path) if path is not None else default_path()
-    if not path.exists():
-        if not create:
-            raise MissingStore(
-                f"no store here: build it with `crparse index DIR{'' if path == default_path() else f' --db {path}'}` "
-                "(DIR: a directory of releases)",
-                path=str(path),
-            )
-        path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        exists = path.exists()
+        if exists and not path.is_file():
+            raise CrparseError("not a crparse store: not a file", path=str(path))
+        if not exists:
+            if not create:
+                raise MissingStore(
+                    f"no store here: build it with `crparse index DIR{'' if path == default_path() else f' --db {path}'}` "
+                    "(DIR: a directory of releases)",
+                    path=str(path),
+                )
+            path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit: BEGIN ... COMMIT
+        _check_ours(db, path)
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA journal_mode = WAL")  # a killed writer leaves the last commit readable
         # WAL with NORMAL sync: never corrupt; a power cut may lose the last commits, which the
@@ -120,17 +148,65 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False) -> s
         version = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
         if version is None:
             db.execute("INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),))
-        elif int(version[0]) != STORE_VERSION:
-            raise CrparseError(
-                f"store version {version[0]}, this crparse reads version {STORE_VERSION}: "
-                "rebuild it with `crparse index DIR --rebuild`",
-                path=str(path),
-            )
     except sqlite3.DatabaseError as err:
         raise CrparseError(f"not a crparse store: {err}", path=str(path)) from None
+    except OSError as err:
+        raise CrparseError(f"cannot open the store: {err.strerror or err}", path=str(path)) from None
     return db
 
 
+# the columns of each table, as SCHEMA makes them: a database whose tables differ is another's
+_TABLES = {
+    "meta": ["key", "value"],
+    "releases": ["id", "path", "sha256", "date", "format", "nodes"],
+    "texts": ["id", "sha1", "text"],
+    "nodes": ["id", "release", "key", "kind", "ord", "text", "digest", "exact"],
+    "refs": ["release", "source", "text", "target", "status"],
+    "pairs": ["old_release", "new_release", "old_key", "new_key", "kind", "flags", "similarity"],
+    "steps": ["old_release", "new_release"],
+    "lineages": ["id", "born_release", "born_key", "end", "born_of", "merged_into"],
+    "node_lineage": ["release", "key", "lineage"],
+    "texts_fts": ["text"],
+}
+
+
+def _check_ours(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse, before anything is written, a database that holds tables of its own, or ours at
+    another version: an empty one becomes a store."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    if not tables:
+        return
+    if "meta" not in tables:
+        raise CrparseError("not a crparse store: it holds other tables", path=str(path))
+    row = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
+    version = str(row[0]) if row is not None else None
+    if version != str(STORE_VERSION):
+        raise CrparseError(
+            f"store version {version}, this crparse reads version {STORE_VERSION}: "
+            "rebuild it with `crparse index DIR --rebuild`" if version and version.isdigit()
+            else "not a crparse store: no store version it knows",
+            path=str(path),
+        )
+    for table, columns in _TABLES.items():
+        if table in tables and [r[1] for r in db.execute(f"PRAGMA table_info({table})")] != columns:
+            raise CrparseError(f"not a crparse store: its table {table} has other columns", path=str(path))
+
+
+def to_db_path(path: str) -> str | bytes:
+    """A file name as the store keeps it: text, or its bytes when it is not UTF-8 (SQLite's text
+    is UTF-8; a name that is not comes through Python with surrogates)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path)
+
+
+def from_db_path(value: str | bytes) -> str:
+    return os.fsdecode(value) if isinstance(value, bytes) else value
+
+
+@reads_store
 def dated_releases(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
     """(id, date, path) of the dated releases, in date order (one per date: the first stored)."""
     rows = db.execute("SELECT id, date, path FROM releases WHERE date IS NOT NULL ORDER BY date, id").fetchall()
@@ -138,5 +214,5 @@ def dated_releases(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
     for rid, date, path in rows:
         if date not in seen:
             seen.add(date)
-            out.append((rid, date, path))
+            out.append((rid, date, from_db_path(path)))
     return out

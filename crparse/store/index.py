@@ -29,7 +29,7 @@ from crparse.nodes import Document
 from crparse.parallel import parse_all
 from crparse.pipeline import parse
 from crparse.refs import references
-from crparse.store.db import dated_releases
+from crparse.store.db import dated_releases, from_db_path, to_db_path
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 
@@ -54,6 +54,24 @@ def digests(us: list[Unit]) -> list[tuple[str, str]]:
             for u in us]
 
 
+def stored_bytes(db: sqlite3.Connection, release: int) -> bytes:
+    """The bytes of a stored release, read again from its file: only if they are still the bytes
+    stored (the same sha256). A file changed or replaced since (another text, a link to another
+    file) is refused: the store would otherwise speak of one text and show another."""
+    row = db.execute("SELECT path, sha256 FROM releases WHERE id = ?", (release,)).fetchone()
+    if row is None:
+        raise CrparseError(f"no release {release} in the store")
+    path, sha = from_db_path(row[0]), row[1]
+    try:
+        raw = read_regular(path, max_input())
+    except Unread as why:
+        raise CrparseError(f"the stored release cannot be read again: {why.reason}", path=path) from None
+    if hashlib.sha256(raw).hexdigest() != sha:
+        raise CrparseError("the file changed since it was stored: run `crparse index` on its directory again",
+                           path=path)
+    return raw
+
+
 def _sha256(path: str) -> str:
     return hashlib.sha256(read_regular(path, max_input())).hexdigest()
 
@@ -62,18 +80,26 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     report = Report()
     files = [i for i in inputs(paths) if i.skipped is None]
     known = {sha for (sha,) in db.execute("SELECT sha256 FROM releases")}
-    todo = []
+    stored_at: dict[str, list[tuple[int, str]]] = {}
+    for rid, path, sha in db.execute("SELECT id, path, sha256 FROM releases"):
+        stored_at.setdefault(from_db_path(path), []).append((rid, sha))
+    todo, replaced = [], []
     for n, f in enumerate(files, 1):
         try:
             sha = _sha256(f.path)
         except Unread as why:
             report.refused.append(f"{f.path}: {why.reason}")
             continue
+        # a file whose content changed since it was stored: its old release goes (the store
+        # holds what the files hold; a path read again must give the text stored for it)
+        replaced += [rid for rid, old in stored_at.get(f.path, ()) if old != sha]
         if sha in known:
             report.known += 1
         else:
             todo.append((f.path, sha))
             known.add(sha)
+    if replaced:
+        _forget(db, replaced)
     # Files in name order (for dated names, date order): each release is aligned with the one
     # before it while both are still parsed (the cache), not parsed again for the pairs.
     cache: dict[int, tuple[Document, list[Unit]]] = {}
@@ -106,13 +132,28 @@ def _derived(doc: Document) -> tuple[list[Prepared], list[tuple[str, str, str | 
     return prepared(units(doc)), [(r.source, r.text, t, r.status) for r in references(doc) for t in (r.targets or (None,))]
 
 
+def _forget(db: sqlite3.Connection, releases: list[int]) -> None:
+    """Remove releases whose files changed, with their nodes, references and pairs (and the steps
+    that aligned them, so their neighbours are aligned again)."""
+    db.execute("BEGIN")
+    try:
+        for rid in releases:
+            db.execute("DELETE FROM steps WHERE old_release = ? OR new_release = ?", (rid, rid))
+            db.execute("DELETE FROM node_lineage WHERE release = ?", (rid,))
+            db.execute("DELETE FROM releases WHERE id = ?", (rid,))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], refs: list[tuple], sha: str) -> int:
     kinds = {r.number: r.kind for r in doc.rules}
     db.execute("BEGIN")
     try:
         cur = db.execute(
             "INSERT INTO releases (path, sha256, date, format, nodes) VALUES (?, ?, ?, ?, ?)",
-            (doc.source.path, sha, doc.effective_date, doc.source.format, len(us)),
+            (to_db_path(doc.source.path), sha, doc.effective_date, doc.source.format, len(us)),
         )
         release = cur.lastrowid
         text_ids = _texts(db, [u.text for u in us])
@@ -162,7 +203,7 @@ def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[U
     def load(release: tuple[int, str, str]) -> tuple[Document, list[Unit]]:
         parsed = cache.pop(release[0], None)
         if parsed is None:
-            doc = parse(Path(release[2]))
+            doc = parse(stored_bytes(db, release[0]), path=release[2])
             parsed = (doc, units(doc))
         cache[release[0]] = parsed  # the most recently used last
         while len(cache) > 3:

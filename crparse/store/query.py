@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from crparse.errors import CrparseError
-from crparse.store.db import dated_releases
+from crparse.store.db import dated_releases, reads_store
 
 
 class Version(NamedTuple):
@@ -36,6 +36,7 @@ class History(NamedTuple):
         return [v for v in self.versions if v.kind != "unchanged" or v.flags and "reference-retargeted" in v.flags]
 
 
+@reads_store
 def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
     """The release in force at `date` (the newest dated on or before it); the newest if None."""
     releases = [r for r in dated_releases(db) if _has_lineage(db, r[0])]
@@ -53,6 +54,7 @@ def _has_lineage(db: sqlite3.Connection, release: int) -> bool:
     return db.execute("SELECT 1 FROM node_lineage WHERE release = ? LIMIT 1", (release,)).fetchone() is not None
 
 
+@reads_store
 def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     key = key.rstrip(".") if not key.startswith("glossary:") else key
     release, date = release_at(db, at)
@@ -74,6 +76,8 @@ def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     ).fetchall()
     versions, seen = [], set()
     for d, k, text, kind, flags in rows:
+        if not isinstance(text, str):
+            raise TypeError(f"the text of {k} in {d} is not text")
         if d in seen:  # a merged node has a pair from each old node: one version
             continue
         seen.add(d)
@@ -95,12 +99,20 @@ class Occurrence(NamedTuple):
     releases: int
 
 
+MAX_PHRASE_WORDS = 200
+
+
+@reads_store
 def search(db: sqlite3.Connection, phrase: str, *, limit: int | None = None) -> list[Occurrence]:
     """The rules whose text held `phrase` (words in order, case and punctuation ignored: FTS5
     phrase query), each with the first and last release it held it in."""
     words = phrase.replace('"', " ").split()
     if not words:
         raise CrparseError("nothing to search for")
+    # FTS5's time grows with a phrase's words and their matches ("the the the ..." of 20,000
+    # words: over 15 s); the longest rule sentence has about 150 words
+    if len(words) > MAX_PHRASE_WORDS:
+        raise CrparseError(f"a phrase of {len(words):,} words: search for at most {MAX_PHRASE_WORDS}")
     query = '"' + " ".join(words) + '"'
     rows = db.execute(
         """SELECT l.lineage, n.key, r.date FROM texts_fts f
@@ -131,6 +143,7 @@ class Identification(NamedTuple):
     evidence: list[tuple[str, list[str]]] = []  # (unit key, dates holding that text)
 
 
+@reads_store
 def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Identification:
     """The releases whose texts a copy matches best. `digests`: unit key -> (masked, exact)
     comparison digests (crparse.store.index.digests). Releases are ranked by the units they hold
@@ -172,6 +185,7 @@ def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Ide
     )
 
 
+@reads_store
 def current_number(db: sqlite3.Connection, key: str, since: str) -> tuple[str | None, str]:
     """What the rule numbered `key` in the release in force at `since` is numbered now (None:
     it is gone), and the date of the newest release."""
