@@ -25,6 +25,9 @@ docutils parses the markup; this module only says what the CR's markup means:
 - undefined substitutions such as `|T|` are the CR's symbols, `{T}`;
 - `:ref:` pasted inside a word by a broken conversion (`the:ref:ore`) is repaired to `ref`,
   with a diagnostic.
+- docutils is slow on some markup and not linear on some: what each file would cost it is
+  counted before it runs, and an edition past the budget, nested too deep or with a paragraph
+  of too much inline markup is refused at the line (crparse.readers.limits: RST_*, MAX_RST_*).
 
 The output lines have the shape of the official text release, so the block stage and the
 grammar read them as they read any text release.
@@ -44,8 +47,9 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
-from crparse.limits import max_input
+from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
+from crparse.readers import limits as L
 from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
 
@@ -82,14 +86,31 @@ Span = tuple[int, int]
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
+    try:
+        return _read(raw, path)
+    except RecursionError:  # the pre-scan bounds nesting: this is markup it does not see as nested
+        raise RefusedInput("cannot read this reStructuredText: its markup nests deeper than Python's recursion "
+                           "limit lets docutils (or this reader) follow") from None
+    except MemoryError:
+        raise RefusedInput("cannot read this reStructuredText: out of memory building its document tree "
+                           "(markup nested or repeated past what memory holds)") from None
+
+
+def _read(raw: bytes, path: str | None) -> Extract:
     _register_sphinx_markup()
     decoded = decode(raw)
     files = [_File(path or "<input>", decoded.lines, 0)]
     diagnostics = list(decoded.diagnostics)
-    main = _parse(decoded.text, files[0], diagnostics)
+    budget = _Budget()
+    budget.size = len(raw)
+    main = _parse(decoded.text, files[0], diagnostics, budget)
     documents = [main]
     edition = _Edition(path) if path is not None else None
-    for entry, line in _toctree_entries(main):
+    entries = _toctree_entries(main)
+    # Each entry costs a look on the disk, each file docutils' setup: those the pre-scan did not see
+    for entry, line in entries[budget.counts["file"]:]:
+        budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {entry!r})", line))
+    for entry, line in entries:
         if edition is None:
             diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
                                           f"toctree entry {entry!r} not read: the input has no file name to find it from"))
@@ -102,6 +123,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         if found is None:
             continue
         child, raw = found
+        budget.add_file(len(raw), str(child), entry, line)
         try:
             child_decoded = decode(raw)
         except CrparseError as err:
@@ -110,7 +132,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         offset = sum(len(f.lines) for f in files)
         files.append(_File(str(child), child_decoded.lines, offset))
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
-        documents.append(_parse(child_decoded.text, files[-1], diagnostics))
+        documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False))
 
     numbers = _section_numbers(documents, files, diagnostics)
     labels, titles = _labels(documents, numbers)
@@ -192,6 +214,230 @@ class _Edition:
         return shown, raw
 
 
+# -- what docutils would make of it, counted before it runs -------------------------------------
+#
+# docutils is slow on some markup and not linear on some (crparse.readers.limits): each file of an
+# edition is scanned once, line by line, for what its markup would cost, and the edition is
+# refused before docutils starts on markup past the budget, nesting deeper than MAX_RST_NESTING,
+# or a paragraph of more than MAX_RST_PARAGRAPH_MARKUP inline markup characters.
+
+# A line that starts a block even with no blank line before it: a list item (bullet, enumerator,
+# field, option), explicit markup, a line block, a doctest, a table border, an adornment.
+_BLOCK_START = re.compile(
+    r"[-+*\u2022\u2023\u2043](?:\s|$)|\(?(?:\d{1,9}|[#A-Za-z]|[ivxlcdmIVXLCDM]{1,9})[.)](?:\s|$)|:[^:\s]"
+    r"|\.\.(?:\s|$)|__(?:\s|$)|\|(?:\s|$)|>>>|(?:--?|/)\w|\+[-=]|([!-/:-@\[-`{-~])\1+$"
+)
+# Markup whose content may start on its own line, one more level down: `- - 1. x`, `.. note:: x`.
+_NESTED_MARKER = re.compile(
+    r"(?:[-+*\u2022\u2023\u2043]|\(?(?:\d{1,9}|[#A-Za-z]|[ivxlcdmIVXLCDM]{1,9})[.)]|\|"
+    r"|\.\.\s+[A-Za-z][\w.+:-]{0,40}?::|:[^:\s][^:]{0,40}:)\s+(?=\S)"
+)
+# Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
+_EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
+_SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
+_TOCTREE = re.compile(r"\.\.\s+toctree::")
+_ENUMERATOR = re.compile(r"(\(?)(\d{1,9}|#|[A-Za-z])([.)])")
+_REFERENCE_END = re.compile(r"(?<=[\w`\]])__?(?!\w)")
+# docutils reads \v and \f as spaces, and breaks lines also where str.splitlines does
+_DOCUTILS_BREAK = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _list_item(marker: str) -> tuple[tuple, tuple]:
+    """The list a marker's item belongs to, and the list the next item must belong to to be
+    in the same list (docutils starts a new list, at the cost of a new state machine, for a
+    different bullet, a different enumerator format, an ordinal out of sequence: `k.` `m.`)."""
+    marker = marker.rstrip()
+    enumerator = _ENUMERATOR.fullmatch(marker)
+    if enumerator is None:  # a bullet, a field, a line block, a directive; a roman numeral ("ii.") is a new list
+        kind = (marker[0],) if len(marker) == 1 else (marker,)
+        return kind, kind
+    prefix, value, suffix = enumerator.groups()
+    style = (prefix, suffix)
+    if value == "#":
+        return ("#", style), ("#", style)
+    if value.isdigit():
+        return ("1", style, int(value)), ("1", style, int(value) + 1)
+    return (value.isupper(), style, value), (value.isupper(), style, chr(ord(value) + 1))
+
+
+class _Budget:
+    """What the files of one edition would cost docutils, in bytes of plain text it reads in the
+    same time (crparse.readers.limits), and their size, each against its limit for an edition."""
+
+    def __init__(self) -> None:
+        self.limit = L.max_rst_work()
+        self.size_limit = max_input()
+        self.work = 0
+        self.size = 0
+        self.counts = dict.fromkeys(("block", "explicit", "inline", "cell", "line", "file"), 0)
+
+    def add_file(self, size: int, shown: str, entry: str, line: int) -> None:
+        """A file of `size` bytes that toctree `entry` (at `line` of the index) brings in."""
+        self.size += size
+        if self.size > self.size_limit:
+            raise RefusedInput(
+                f"the files of this reST edition come to more than {describe(self.size_limit)} in all, at {shown} "
+                f"(toctree entry {entry!r}): the limit for an edition is that for one file (CRPARSE_MAX_INPUT): "
+                "raise it to read them", line=line)
+
+    def charge(self, kind: str, count: int, cost: int, place: tuple[str, int | None]) -> None:
+        self.counts[kind] += count
+        self.work += count * cost
+        if self.work > self.limit:
+            raise self.refusal(place)
+
+    def refusal(self, place: tuple[str, int | None]) -> RefusedInput:
+        words = {"block": "blocks (paragraphs, list items, headings...)", "explicit": "directives, targets, "
+                 "fields and lists (a state machine each)", "inline": "inline markup characters", "cell": "table cells",
+                 "line": "lines", "file": "toctree entries"}
+        counted = ", ".join(f"{n:,} {words[kind]}" for kind, n in self.counts.items() if n or kind == "block")
+        return RefusedInput(
+            f"more reStructuredText markup than docutils reads in time{place[0]}: {counted} so far count as "
+            f"{describe(self.work)} of plain text, past the {describe(self.limit)} an edition may "
+            f"(CRPARSE_MAX_RST_WORK; by default {L.RST_WORK_FACTOR:g} times CRPARSE_MAX_INPUT): raise it to read this",
+            line=place[1])
+
+
+def _docutils_lines(text: str, lines: list[str]):
+    """(line number, line) as docutils will see them: tabs expanded, \\v and \\f spaces, and
+    broken also where str.splitlines breaks (U+2028, \\x1c, ...), numbered as ours."""
+    if _DOCUTILS_BREAK.search(text) is None:
+        for number, line in enumerate(lines, 1):
+            yield number, line.expandtabs(8) if "\t" in line else line
+        return
+    for number, line in enumerate(lines, 1):
+        for part in line.replace("\x0b", " ").replace("\x0c", " ").splitlines() or [""]:
+            yield number, part.expandtabs(8) if "\t" in part else part
+
+
+def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
+    """Count what `text` would cost docutils into `budget`, refusing the edition at the line where
+    it passes the budget, nests deeper than MAX_RST_NESTING, or has a paragraph of more than
+    MAX_RST_PARAGRAPH_MARKUP inline markup characters. One pass, a few string operations a line."""
+    name = Path(source.path).name
+
+    def place(line: int) -> tuple[str, int | None]:  # the main file's line is the error's, a toctree file's told
+        return ("", line) if main else (f" (in {name}, line {line})", None)
+
+    limit, work = budget.limit, budget.work
+    line_cost, block_cost, explicit_cost = L.RST_LINE_COST, L.RST_BLOCK_COST, L.RST_EXPLICIT_COST
+    inline_cost, file_cost = L.RST_INLINE_COST, L.RST_FILE_COST
+    nested_cost, max_nesting, max_markup = L.RST_NESTED_COST, L.MAX_RST_NESTING, L.MAX_RST_PARAGRAPH_MARKUP
+    lines = blocks = explicit = inline = cells = 0
+    stack: list[int] = []  # the columns of the levels of nesting open at the line
+    blank, indent = True, -1
+    paragraph = 0  # the inline markup characters of the paragraph so far
+    items = False  # whether the block began with a list item or explicit markup: a marker then starts the next
+    grid = False  # in a grid table, whose `|` are its cells, not a paragraph's markup
+    simple, border = 0, False  # the columns of a simple table; whether the line before was its border
+    toctree = -1  # the column of a `.. toctree::` whose entries the lines indented under it are
+    lists: dict[int, tuple] = {}  # column -> the item that continues the list open there
+    term = None  # (column, the list it ended) of a plain line: a definition's term if a deeper line follows
+    files = 0
+    number = 0
+    for number, line in _docutils_lines(text, source.lines):
+        lines += 1
+        work += len(line) + line_cost
+        stripped = line.rstrip()
+        content = stripped.lstrip()
+        if not content:
+            term = None
+            if border:
+                simple = 0  # a border and a blank line: the end of the simple table
+            blank, paragraph, grid, border = True, 0, False, False
+            if work > limit:
+                break
+            continue
+        column = len(stripped) - len(content)
+        if toctree >= 0:
+            if column <= toctree:
+                toctree = -1
+            elif not content.startswith(":") and main:  # an entry (not an option): a file to look for
+                files += 1
+                work += file_cost
+        new_block = blank or column != indent
+        start = new_block or _BLOCK_START.match(content) is not None
+        blank, indent = False, column
+        while stack and stack[-1] > column:
+            stack.pop()
+        if not stack or stack[-1] < column:
+            stack.append(column)
+        markers = at = 0
+        first = ""
+        while (marker := _NESTED_MARKER.match(content, at)) is not None:
+            first = first or marker[0]
+            at = marker.end()
+            stack.append(column + at)
+            markers += 1
+        costly = _EXPLICIT.match(content) is not None
+        if lists and max(lists) > column:  # the lists nested deeper are over
+            lists = {c: kind for c, kind in lists.items() if c <= column}
+        if term is not None and term[0] < column:  # the line before is a term, this its definition
+            if term[1] != ("definition",):  # a new definition list
+                explicit += 1
+                work += explicit_cost
+            lists[term[0]] = ("definition",)
+        term = None
+        if first:
+            this, following = _list_item(first)
+            if lists.get(column) != this and not costly:  # a new list: a new state machine
+                explicit += 1
+                work += explicit_cost
+            lists[column] = following
+        elif not costly:
+            term = (column, lists.pop(column, None))  # a paragraph ends the list at its column
+        if costly and _TOCTREE.match(content):
+            toctree = column
+        item = markers > 0 or costly
+        if new_block:
+            paragraph, items = 0, item
+        elif item and items:  # the next item of a list: a paragraph of its own (not so after a paragraph)
+            paragraph = 0
+        if start or markers:
+            blocks += max(markers, 1)
+            work += block_cost + (markers - 1) * nested_cost if markers > 1 else block_cost
+            if costly:
+                explicit += 1
+                work += explicit_cost
+        work += len(stack) * line_cost  # docutils copies a line again at each level it is nested in
+        if len(stack) > max_nesting:
+            where, line_number = place(number)
+            raise RefusedInput(
+                f"reStructuredText nested more than {max_nesting} levels deep{where}: not read (block quotes, lists, "
+                "directives: docutils recurses, and copies what is nested, at each level)", line=line_number)
+        if content.startswith(("+-", "+=")):
+            grid = True
+        if _SIMPLE_TABLE_BORDER.fullmatch(content):
+            if not simple:
+                simple = len(content.split())
+            border = True
+        elif simple:
+            cells += simple
+            work += simple * block_cost
+            border = False
+        words = content[at:] if at else content  # what follows the markers (`* `, `| `) is inline text
+        bars = words.count("|")
+        marks = (words.count("`") + words.count("*") + words.count("://") + words.count("@")
+                 + (len(_REFERENCE_END.findall(words)) if "_" in words else 0))
+        inline += marks + bars
+        work += (marks + bars) * inline_cost
+        paragraph += marks if grid else marks + bars
+        if paragraph > max_markup:
+            where, line_number = place(number)
+            raise RefusedInput(
+                f"a reStructuredText paragraph with more than {max_markup:,} inline markup characters (` | * _ "
+                f"and links){where}: not read (docutils' time for a paragraph grows with their square; a rule "
+                "has a few)", line=line_number)
+        if work > limit:
+            break
+    budget.work = work
+    for kind, n in (("line", lines), ("block", blocks), ("explicit", explicit), ("inline", inline), ("cell", cells),
+                    ("file", files)):
+        budget.counts[kind] += n
+    if work > limit:
+        raise budget.refusal(place(number))
+
+
 # -- parsing -----------------------------------------------------------------------------------
 
 _registered = False
@@ -267,16 +513,27 @@ def _register_sphinx_markup() -> None:
 def _observed_reader(messages: list):
     """docutils' standalone reader, handing every system message it makes to `messages`: those
     it puts in the tree, and those it leaves out of it (the transforms' own, such as an
-    unresolved reference's, which only a writer would place)."""
+    unresolved reference's, which only a writer would place).
+
+    Two of its transforms are quadratic: PropagateTargets (a `.. _label:` names the element after
+    it, found with list.index among its siblings, and a run of labels hands each one all those
+    before it: 20,000 took minutes) is replaced by a linear one, and Transitions (each `----`
+    compared with all its siblings), which only checks where transitions stand, is left out."""
     global _Observed
     if _Observed is None:
         from docutils.readers.standalone import Reader
+        from docutils.transforms import misc, references
 
         class Observed(Reader):
             def new_document(self):
                 document = super().new_document()
                 document.reporter.attach_observer(self.messages.append)
                 return document
+
+            def get_transforms(self):
+                return [replaced.get(t, t) for t in super().get_transforms() if replaced.get(t, t) is not None]
+
+        replaced = {references.PropagateTargets: _propagate_targets(), misc.Transitions: None}
 
         _Observed = Observed
     reader = _Observed(parser="restructuredtext")
@@ -287,15 +544,103 @@ def _observed_reader(messages: list):
 _Observed = None
 
 
-def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
+def _propagate_targets():
+    """docutils' PropagateTargets, linear: the element after a target is found from positions
+    taken once per parent, not by list.index, and a run of targets (`.. _a:` `.. _b:` ... then a
+    heading) hands the element after it all their ids and names at once, in docutils' order (the
+    last target's first), rather than each target handing on all those before it."""
+    from docutils import nodes
+    from docutils.transforms.references import PropagateTargets
+
+    def referring(target) -> bool:  # a target docutils leaves where it is
+        return (isinstance(target.parent, nodes.TextElement)
+                or target.hasattr("refid") or target.hasattr("refuri") or target.hasattr("refname"))
+
+    class LinearPropagateTargets(PropagateTargets):
+        def apply(self) -> None:
+            positions: dict[int, dict[int, int]] = {}
+
+            def following(node):
+                """node.next_node(ascend=True, descend=False): its next sibling, or its parent's."""
+                while node.parent is not None:
+                    parent = node.parent
+                    places = positions.get(id(parent))
+                    if places is None:
+                        places = positions[id(parent)] = {id(c): i for i, c in enumerate(parent.children)}
+                    i = places[id(node)] + 1
+                    if i < len(parent.children):
+                        return parent.children[i]
+                    node = parent
+                return None
+
+            # id(target) -> the run of targets just before it: (target, its ids, its names) each
+            runs: dict[int, list] = {}
+            for target in self.document.findall(nodes.target):
+                run = runs.pop(id(target), [])
+                if referring(target):
+                    self.hand(run, target)
+                    continue
+                assert len(target) == 0, "error: block-level target has children"
+                next_node = following(target)  # no children: the next node is a sibling's
+                while isinstance(next_node, nodes.system_message):
+                    next_node = following(next_node)
+                if (next_node is None
+                        or isinstance(next_node, (nodes.Invisible, nodes.Targetable))
+                        and not isinstance(next_node, nodes.target)):
+                    self.hand(run, target)
+                    continue
+                run.append((target, list(target["ids"]), list(target["names"])))
+                if isinstance(target.parent, nodes.figure) and isinstance(next_node, nodes.caption):
+                    self.hand(run, next_node)
+                    target.parent.remove(target)
+                    positions.pop(id(target.parent), None)
+                    continue
+                if isinstance(next_node, nodes.target) and not referring(next_node):
+                    runs[id(next_node)] = run  # handed on with that target's own, when it comes
+                else:
+                    self.hand(run, next_node)
+                # Its ids and names moved on: it refers to the first of those it had then.
+                target["refid"] = next(ids[0] for _, ids, _ in reversed(run) if ids)
+                target["ids"] = []
+                target["names"] = []
+                self.document.note_refid(target)
+
+        def hand(self, run: list, node) -> None:
+            """Give `node` the ids and names of the targets of `run`, as docutils' moves from one
+            target to the next would have: the last target's first, and for each id and name the
+            target that had it first as the one expecting references by it."""
+            if not run:
+                return
+            if not hasattr(node, "expect_referenced_by_name"):
+                node.expect_referenced_by_name = {}
+            if not hasattr(node, "expect_referenced_by_id"):
+                node.expect_referenced_by_id = {}
+            for target, ids, names in reversed(run):
+                node["ids"].extend(ids)
+                node["names"].extend(names)
+                for id_ in ids:
+                    self.document.ids[id_] = node
+                node.expect_referenced_by_id.update(dict.fromkeys(ids, target))
+                node.expect_referenced_by_name.update(dict.fromkeys(names, target))
+                node.expect_referenced_by_id.update(getattr(target, "expect_referenced_by_id", {}))
+                node.expect_referenced_by_name.update(getattr(target, "expect_referenced_by_name", {}))
+
+    return LinearPropagateTargets
+
+
+def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True):
     from docutils import nodes
     from docutils.core import publish_doctree
 
+    _prescan(text, source, budget, main)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))
     symbols = sorted({m["name"] for m in _SUBSTITUTION.finditer(text)} - defined)
     if symbols:
+        where = "" if main else f" of {Path(source.path).name}"
+        budget.charge("explicit", len(symbols), L.RST_EXPLICIT_COST,
+                      (f"with the definitions of its {len(symbols):,} undefined substitutions (|T|){where}", None))
         text += "\n\n" + "\n".join(f".. |{name}| replace:: {{{name}}}" for name in symbols) + "\n"
     messages: list = []
     try:
@@ -318,8 +663,13 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
                 "docinfo_xform": False,
             },
         )
+    except (RecursionError, MemoryError):
+        raise  # said by read(), whichever part of the reader ran out
     except Exception as err:  # docutils raises plain exceptions for malformed markup
-        raise RefusedInput(f"cannot read this reStructuredText: {err}", line=getattr(err, "line", None)) from None
+        said = " ".join(str(err).split()) or type(err).__name__
+        where = "" if main else f"{Path(source.path).name}: "
+        raise RefusedInput(f"cannot read this reStructuredText: {where}{said}",
+                           line=getattr(err, "line", None) if main else None) from None
     # Level 1 is docutils' INFO: notes on sound markup (a list starting at "m", an unreferenced
     # target), which every edition has.
     for message in messages:
@@ -327,8 +677,11 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic]):
             line = _message_line(message, document, len(source.lines))
             diagnostics.append(Diagnostic(line and line + source.offset, "warning", "rst-markup",
                                           f"{Path(source.path).name}: {_message_text(message)}"))
-    for message in list(document.findall(nodes.system_message)):  # a copy: the loop removes them
-        message.parent.remove(message)
+    # Out of the tree, each parent's children filtered once: removing them one by one (list.remove)
+    # is quadratic in a paragraph of thousands of messages.
+    parents = {id(message.parent): message.parent for message in document.findall(nodes.system_message)}
+    for parent in parents.values():
+        parent.children = [child for child in parent.children if not isinstance(child, nodes.system_message)]
     return document
 
 
@@ -365,7 +718,9 @@ def _section_numbers(documents, files: list[_File], diagnostics: list[Diagnostic
     from docutils import nodes
 
     entries = _contents_entries(documents, files)
-    listed, unmatched = _match_contents(documents, entries or [])
+    listed, unmatched = _match_contents(documents, entries or [], diagnostics)
+    if listed is None:  # too long a Contents to match: read as if there were none
+        entries, listed, unmatched = None, {}, []
     numbers: dict[int, str] = {}
     from_paragraphs = False
     derived: list[tuple[int, str]] = []  # (line, number) of the headings the Contents did not number
@@ -441,6 +796,7 @@ def _contents_entries(documents, files: list[_File]) -> list[tuple[str | None, s
     if contents is None:
         return None
     entries: list[tuple[str | None, str, int]] = []
+    places: dict[int, dict[int, int]] = {}  # id(list) -> id(item) -> its place: not list.index, quadratic
     for item in contents.findall(nodes.list_item):
         if not item.children or not isinstance(item[0], nodes.paragraph):
             continue  # `* 1. Title`: the number and title are the inner enumerated list's
@@ -448,7 +804,9 @@ def _contents_entries(documents, files: list[_File]) -> list[tuple[str | None, s
         listing = item.parent
         number = None
         if isinstance(listing, nodes.enumerated_list) and listing.get("enumtype") == "arabic":
-            number = str(listing.get("start", 1) + listing.index(item))
+            if id(listing) not in places:
+                places[id(listing)] = {id(c): i for i, c in enumerate(listing.children)}
+            number = str(listing.get("start", 1) + places[id(listing)][id(item)])
         else:
             match = _CONTENTS_LINE.fullmatch(text)  # `* 100\. Title`, the number escaped
             if match:
@@ -458,13 +816,22 @@ def _contents_entries(documents, files: list[_File]) -> list[tuple[str | None, s
     return entries if any(number for number, _, _ in entries) else None
 
 
-def _match_contents(documents, entries) -> tuple[dict[int, tuple[str, int]], list[tuple[str, str, int]]]:
+def _match_contents(documents, entries, diagnostics: list[Diagnostic]
+                    ) -> tuple[dict[int, tuple[str, int]] | None, list[tuple[str, str, int]]]:
     """id(heading) -> (number, line) of its Contents entry, and the numbered entries that name no
     heading. Titles repeat ("General" in every chapter), so entries are aligned with the headings
-    in order rather than looked up by title."""
+    in order rather than looked up by title: by difflib, which is worse than quadratic, so not
+    past MAX_RST_CONTENTS_PAIRS entries times headings (None then: the Contents numbers nothing)."""
     from docutils import nodes
 
     headings = [s for d in documents for s in d.findall(nodes.section) if not _RULE_TITLE.fullmatch(_title_text(s))]
+    if len(entries) * len(headings) > L.MAX_RST_CONTENTS_PAIRS:
+        diagnostics.append(Diagnostic(
+            entries[0][2], "warning", "rst-heading-number",
+            f"the Contents ({len(entries):,} entries) is not matched with the {len(headings):,} headings: more "
+            f"pairs than the {L.MAX_RST_CONTENTS_PAIRS:,} it is matched within (MAX_RST_CONTENTS_PAIRS); "
+            "the rules number the headings"))
+        return None, []
 
     def key(text: str) -> str:  # "The *Magic* Golden Rules" in the Contents, "The Magic Golden Rules" above
         return " ".join(re.findall(r"[^\W_]+", text.casefold()))
@@ -542,6 +909,7 @@ class _Writer:
     origin: list[Span] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     offset: int = 0
+    places: dict[int, dict[int, int]] = field(default_factory=dict)  # id(chapter) -> id(section) -> its place
 
     def emit(self, text: str, first: int, last: int | None = None, blank: bool = True) -> None:
         first += self.offset
@@ -593,8 +961,11 @@ class _Writer:
         chapter = self.numbers.get(id(parent))
         if chapter is None or len(chapter) != 1:
             return None
-        siblings = [c for c in parent.children if isinstance(c, nodes.section)]
-        return f"{int(chapter) * 100 + siblings.index(section)}"
+        places = self.places.get(id(parent))
+        if places is None:  # taken once for each chapter: list.index for each section is quadratic
+            siblings = [c for c in parent.children if isinstance(c, nodes.section)]
+            places = self.places[id(parent)] = {id(c): i for i, c in enumerate(siblings)}
+        return f"{int(chapter) * 100 + places[id(section)]}"
 
     def title(self, title) -> None:
         self.emit(self.inline(title).strip(), max(1, _first_line(title) - 1), _first_line(title))

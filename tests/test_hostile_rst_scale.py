@@ -1,0 +1,301 @@
+"""Hostile reST at scale: docutils reads plain text at ~0.7 us a byte, but its markup costs far
+more than its bytes (a list, a directive, a target: a state machine of its own, ~1 ms), some of it
+is not linear at all (a run of targets, transitions, a paragraph's inline markup), and it recurses
+for each level of nesting, copying what is nested at each. The reader counts what a file would
+cost before docutils runs (crparse.readers.limits: RST_*, MAX_RST_*, CRPARSE_MAX_RST_WORK) and
+refuses, in one line naming the limit and the line, what would not end in time; the transforms
+that were quadratic are replaced or left out, and a RecursionError or MemoryError anywhere is a
+refusal that says so.
+
+Every case runs the CLI in a child under the limits of tests/limits.py (15 s, 1 GiB); the inputs
+are the shapes an adversarial sweep found (each took over 15 s, or died of memory with an empty
+message), written here, in tmp_path."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from limits import run_limited
+
+import crparse
+from crparse.readers import limits as L
+from crparse.readers import rst
+
+# Three rules, so that what parses is a CR document (exit 0), not refused for having too few.
+HEAD = ("100. General\n============\n\n100.1\n-----\n\nText of the rule.\n\n100.2\n-----\n\nMore text.\n\n"
+        "100.3\n-----\n\nAnd more.\n\n")
+FIRST = HEAD.count("\n") + 1  # the first line after it
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def refused(path: Path, *args: str, env: dict[str, str] | None = None, **limits) -> str:
+    """The one line `crparse parse` refuses `path` with, in a child under the limits."""
+    result = run_limited(["parse", *args, str(path)], env=env, **limits)
+    assert result.ok_within_limits, (result.timed_out, result.seconds, result.stderr[-500:])
+    assert result.returncode == 2, result.stderr[-500:]
+    lines = result.stderr.decode("utf-8").splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"crparse: {path}"), lines
+    return lines[0]
+
+
+def parsed(path: Path, env: dict[str, str] | None = None, seconds: float = 15.0):
+    result = run_limited(["parse", str(path)], env=env, seconds=seconds)
+    assert result.ok_within_limits, (result.timed_out, result.seconds, result.stderr[-500:])
+    return result
+
+
+def line_of(message: str) -> int:
+    return int(re.match(r"crparse: [^:]+:(\d+): ", message)[1])
+
+
+# -- 1. markup past what docutils reads in time: refused before it runs ------------------------
+
+_OVER_BUDGET = {
+    # 59,700 rule sections (1.3 MB): 27 s
+    "many-rule-sections": lambda: "".join(f"{s}. T\n======\n\n" + "".join(f"{s}.{r}\n-----\n\nText.\n\n"
+                                                                           for r in range(1, 200))
+                                          for s in range(100, 400)),
+    # 20,000 sections titled alike, each a duplicate implicit target
+    "duplicate-titles": lambda: HEAD + "".join(f"Example\n-------\n\nx {i}\n\n" for i in range(20_000)),
+    # 20,000 explicit targets of one name: minutes (quadratic in docutils' PropagateTargets)
+    "duplicate-targets": lambda: HEAD + "".join(f".. _same:\n\nx {i}\n\n" for i in range(20_000)),
+    # a grid table of 2,000 x 200 cells (200 us a cell), and a simple one of 8,000 x 100 (500 MB)
+    "grid-table": lambda: HEAD + ("+" + "---+" * 200 + "\n|" + " x |" * 200 + "\n") * 2000 + "+" + "---+" * 200 + "\n",
+    "simple-table": lambda: HEAD + "=== " * 100 + "\n" + ("x   " * 100 + "\n") * 8000 + "=== " * 100 + "\n",
+    "glossary": lambda: HEAD + "Glossary\n========\n\n.. glossary::\n\n"
+                        + "".join(f"   Term{i}\n      Def, see :term:`Term{i + 1}`.\n\n" for i in range(60_000)),
+    "admonitions": lambda: HEAD + ".. admonition:: Example\n\n   x\n\n" * 60_000,
+    # each item a list of its own (another bullet): a state machine each, 1 ms
+    "alternating-lists": lambda: HEAD + "- x\n\n* x\n\n" * 20_000,
+    # nested lists opened on one line, each its own state machine
+    "nested-on-one-line": lambda: HEAD + "- - - - - - - - - - - - x\n\n" * 5_000,
+    "unknown-roles": lambda: HEAD + ":foo:`x`\n\n" * 50_000,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_OVER_BUDGET))
+def test_markup_past_the_budget_is_refused_before_docutils_runs(tmp_path, shape):
+    path = write(tmp_path, f"{shape}.rst", _OVER_BUDGET[shape]())
+    message = refused(path)
+    assert "more reStructuredText markup than docutils reads in time" in message, message
+    assert "CRPARSE_MAX_RST_WORK" in message and "CRPARSE_MAX_INPUT" in message, message
+    # the line where the budget ran out: inside the input, past its first lines
+    assert FIRST < line_of(message) <= path.read_text().count("\n") + 1, message
+
+
+def test_toctree_entries_count_towards_the_budget(tmp_path):
+    """Each entry costs a look on the disk and, for a file, docutils' setup (~5 ms): 100,000
+    entries of missing files took 8 to 12 s, and as many of small files would take minutes."""
+    entries = "".join(f"   missing{i}\n" for i in range(100_000))
+    index = write(tmp_path, "ed/index.rst", "Rules\n=====\n\n.. toctree::\n\n" + entries)
+    message = refused(index)
+    assert "toctree entries" in message and "CRPARSE_MAX_RST_WORK" in message, message
+    assert line_of(message) < 2000, message  # refused at the entry that passed the budget, before looking at any
+
+
+def test_the_budget_follows_its_settings(tmp_path, monkeypatch):
+    path = write(tmp_path, "rules.rst", HEAD + "- x\n\n* x\n\n" * 200)
+    assert [r.number for r in crparse.parse(path).rules][-3:] == ["100.1", "100.2", "100.3"]
+    monkeypatch.setenv("CRPARSE_MAX_RST_WORK", "100K")
+    over = r"past the 102400 bytes an edition may \(CRPARSE_MAX_RST_WORK"
+    with pytest.raises(crparse.RefusedInput, match=over) as err:
+        crparse.parse(path)
+    assert err.value.line is not None and FIRST < err.value.line < FIRST + 4 * 200
+    # by default the budget is RST_WORK_FACTOR times the input limit, and follows it
+    monkeypatch.delenv("CRPARSE_MAX_RST_WORK")
+    monkeypatch.setenv("CRPARSE_MAX_INPUT", "64M")
+    assert L.max_rst_work() == int(L.RST_WORK_FACTOR * 64 * 2**20)
+
+
+# -- 2. nesting: docutils recurses, and copies what is nested, at each level -------------------
+
+_NESTED = {
+    "block-quotes": lambda d: "".join(" " * i + "x\n\n" for i in range(d)),
+    "bullets": lambda d: "".join("  " * i + "- x\n\n" for i in range(d)),
+    "enumerated": lambda d: "".join("   " * i + "a. x\n\n" for i in range(d)),
+    "directives": lambda d: "".join("   " * i + ".. note::\n\n" for i in range(d)) + "   " * d + "x\n",
+    "one-line": lambda d: "- " * d + "x\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_NESTED))
+def test_deep_nesting_is_refused_naming_the_depth_and_line(tmp_path, shape):
+    """300 levels: a RecursionError ("maximum recursion depth exceeded"); 2,800 levels of 4 MB
+    ran out of memory and said nothing ("cannot read this reStructuredText: ")."""
+    path = write(tmp_path, f"{shape}.rst", HEAD + _NESTED[shape](300))
+    message = refused(path)
+    assert f"nested more than {L.MAX_RST_NESTING} levels deep" in message, message
+    # where the nesting passes the limit: a level a line or two, the rules' one to begin with
+    assert FIRST <= line_of(message) <= FIRST + 2 * L.MAX_RST_NESTING, message
+
+
+def test_a_nested_toctree_file_is_refused_naming_the_file_and_its_line(tmp_path):
+    write(tmp_path, "ed/deep.rst", HEAD + _NESTED["bullets"](100))
+    index = write(tmp_path, "ed/index.rst", "Rules\n=====\n\n.. toctree::\n\n   deep\n")
+    message = refused(index)
+    assert f"nested more than {L.MAX_RST_NESTING} levels deep (in deep.rst, line " in message, message
+
+
+_UNBOUNDED = ("import crparse.readers.limits as L\nL.MAX_RST_NESTING = 10**6\nL.RST_WORK_FACTOR = 10**6\n"
+              "from crparse.cli.main import main\nsys.argv[0] = 'crparse'\nsys.exit(main())")
+
+
+@pytest.mark.parametrize("shape, levels, says", [
+    ("enumerated", 400, "nests deeper than Python's recursion limit"),
+    ("block-quotes", 2800, "out of memory"),
+])
+def test_a_recursion_or_memory_error_is_a_refusal_that_says_so(tmp_path, shape, levels, says):
+    """The pre-scan bounds nesting; what it does not see as nested and still recurses or fills
+    memory is refused with what happened, never "cannot read this reStructuredText: " and nothing."""
+    path = write(tmp_path, f"{shape}.rst", HEAD + _NESTED[shape](levels))
+    message = refused(path, code=_UNBOUNDED, memory=768 * 2**20)
+    assert says in message, message
+    assert message.split("cannot read this reStructuredText: ")[1].strip(), message
+
+
+# -- 3. a paragraph's inline markup: docutils' time grows with its square -----------------------
+
+_MARKUP = {
+    "unresolved-references": "nope_ ",  # 20,000 in one paragraph: 35 s
+    "unmatched-backquotes": "`x ",
+    "substitutions": "|T| ",
+    "footnote-references": "[#]_ ",
+    "unmatched-emphasis": "a *b ",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_MARKUP))
+def test_a_paragraph_of_thousands_of_inline_markup_characters_is_refused(tmp_path, shape):
+    unit = _MARKUP[shape]
+    line = unit * (2000 // len(unit)) + "\n"  # docutils refuses lines over 10,000 characters itself
+    path = write(tmp_path, f"{shape}.rst", HEAD + line * (20_000 * len(unit) // 2000))
+    message = refused(path)
+    assert f"paragraph with more than {L.MAX_RST_PARAGRAPH_MARKUP:,} inline markup characters" in message, message
+    per_line = 2000 // len(unit) * (2 if "|" in unit else 1)
+    assert line_of(message) == FIRST + L.MAX_RST_PARAGRAPH_MARKUP // per_line, message  # where the count passes it
+
+
+def test_list_items_and_line_blocks_are_paragraphs_of_their_own(tmp_path):
+    """A Contents of references with no blank line between its items is not one paragraph."""
+    text = HEAD + "".join(f"* `Heading {i}`_\n" for i in range(1000)) + "\n" + "| `x` |T|\n" * 1000
+    result = parsed(write(tmp_path, "list.rst", text))
+    assert result.returncode == 0, result.stderr[-500:]
+
+
+# -- 4. what was quadratic, in linear time --------------------------------------------------------
+
+def test_transitions_by_the_thousand(tmp_path):
+    """docutils' Transitions transform compares each transition with all its siblings (5,000
+    took 18 s): crparse does not need it, and leaves it out."""
+    result = parsed(write(tmp_path, "transitions.rst", HEAD + "x\n\n----\n\n" * 5000 + "y\n"))
+    assert result.returncode == 0, result.stderr[-500:]
+
+
+def test_a_run_of_targets_is_handed_on_in_linear_time(tmp_path):
+    """docutils' PropagateTargets hands each target of a run all those before it, and finds the
+    next element with list.index: 20,000 in a row took minutes. The budget is raised here, to
+    reach the transform."""
+    text = HEAD + "".join(f".. _t{i}:\n" for i in range(20_000)) + "\n100.4\n-----\n\nNamed by all of them.\n"
+    result = parsed(write(tmp_path, "targets.rst", text), env={"CRPARSE_MAX_RST_WORK": "1G"})
+    assert result.returncode == 0, result.stderr[-500:]
+
+
+def test_a_run_of_targets_names_the_heading_after_it(tmp_path):
+    """Labels in a run, a target between two, a label after an external target: each names the
+    rule it precedes, as docutils' own transform has them."""
+    text = (HEAD + ".. _one:\n.. _two:\n\n.. _three:\n\n100.4\n-----\n\nA rule.\n\n"
+            ".. _out: http://example.com\n.. _four:\n\n100.5\n-----\n\nSee :ref:`one`, :ref:`two`, :ref:`three`, "
+            ":ref:`four` and `out`_.\n")
+    doc = crparse.parse(write(tmp_path, "labels.rst", text))
+    labels = sorted((link.text, link.rule) for link in doc.links if link.kind == "label")
+    assert labels == [("four", "100.5"), ("one", "100.4"), ("three", "100.4"), ("two", "100.4")], doc.links
+    refs = [(link.target, link.rule) for link in doc.links if link.kind == "ref"]
+    assert refs == [("one", "100.4"), ("two", "100.4"), ("three", "100.4"), ("four", "100.5")], doc.links
+
+
+def test_a_long_contents_is_not_matched_past_the_pair_limit(tmp_path):
+    """Headings are matched with the Contents by difflib, worse than quadratic: 2,000 entries
+    and 2,000 headings, titles alternating, took 52 s. Past MAX_RST_CONTENTS_PAIRS the Contents
+    numbers nothing, with a warning."""
+    n = 2000
+    contents = "Contents\n========\n\n" + "".join(f"#. `{'General' if i % 2 else 'Other'}`_\n" for i in range(n))
+    headings = "".join(f"{'General' if i % 2 else 'Another'}\n{'-' * 10}\n\nx\n\n" for i in range(n))
+    path = write(tmp_path, "contents.rst", "Rules\n=====\n\n" + contents + "\nBody\n====\n\n" + headings + HEAD)
+    result = run_limited(["parse", "--json", str(path)])
+    assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-500:])
+    assert b"MAX_RST_CONTENTS_PAIRS" in result.stdout
+
+
+_WRITER = """
+from docutils import nodes
+from crparse.readers import rst
+chapter = nodes.section()
+chapter += nodes.title("", "Chapter")
+chapter[0].line = 1
+for i in range(40_000):  # sections with no rules, numbered by their place in the chapter
+    section = nodes.section()
+    section += nodes.title("", f"Heading {i}")
+    section[0].line = i + 2
+    chapter += section
+document = nodes.document(None, None)
+document += chapter
+writer = rst._Writer({id(chapter): "1"}, {}, {}, [])
+writer.document(document, rst._File("x.rst", [], 0))
+print(writer.lines[-2])
+"""
+
+
+def test_sections_are_numbered_by_their_place_in_linear_time():
+    """The reader numbered a section with no rules by its place among its siblings, listed and
+    searched again for each: quadratic in the sections of a chapter."""
+    result = run_limited([], code=_WRITER)
+    assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-500:])
+    assert result.stdout.decode().strip() == "40099. Heading 39999"
+
+
+# -- 5. an edition as a whole -------------------------------------------------------------------
+
+def test_an_edition_is_held_to_the_input_limit_in_all(tmp_path, monkeypatch):
+    """Each file of an edition under the input limit, all of them over it: an edition cannot make
+    of many files what it could not be given as one."""
+    monkeypatch.setenv("CRPARSE_MAX_INPUT", "64K")
+    chapter = "Chapter\n=======\n\n" + "".join(f"{n}.1\n-----\n\n{'A rule. ' * 100}\n\n" for n in range(100, 150))
+    for name in ("one", "two"):
+        write(tmp_path, f"ed/{name}.rst", chapter)
+    index = write(tmp_path, "ed/index.rst", "Rules\n=====\n\n.. toctree::\n\n   one\n   two\n")
+    assert 32 * 2**10 < len(chapter) < 64 * 2**10
+    over = r"more than 65536 bytes in all, at .*two\.rst \(toctree entry 'two'\)"
+    with pytest.raises(crparse.RefusedInput, match=over) as err:
+        crparse.parse(index)
+    assert "CRPARSE_MAX_INPUT" in err.value.message and err.value.line == 7
+
+
+@pytest.mark.corpus
+def test_the_2011_edition_is_well_within_the_budget(corpus):
+    """The budget's room: the 2011-07-15 edition counts about half of it, so that an edition as
+    long as the newest releases (the 2026 text is 1.66 times the 2011 one) would still be read."""
+    index = corpus / "rst" / "2011-07-15" / "index.rst"
+    counted = []
+
+    class Budget(rst._Budget):
+        def __init__(self):
+            super().__init__()
+            counted.append(self)
+
+    original = rst._Budget
+    rst._Budget = Budget
+    try:
+        doc = crparse.parse(index)
+    finally:
+        rst._Budget = original
+    assert len(doc.source.files) == 14
+    [budget] = counted
+    assert 1.66 * budget.work < budget.limit, (budget.work, budget.limit, budget.counts)
