@@ -127,7 +127,7 @@ def test_graph_exports(doc):
 
 def test_json_references_follow_the_schema(doc):
     data = json.loads(crparse.to_json(doc))
-    assert data["schema_version"] == crparse.SCHEMA_VERSION == "1.3"
+    assert data["schema_version"] == crparse.SCHEMA_VERSION == "1.4"
     jsonschema.validate(data, schema())
     first = data["references"][0]
     assert set(first) == {"source", "field", "example", "line", "start", "end", "text", "targets", "status", "flags", "cited"}

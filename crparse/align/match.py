@@ -47,6 +47,91 @@ MIN_SIMILARITY_GLOSSARY = 0.75
 CANDIDATES = 8  # from the word index, per old unit
 SIBLING_CANDIDATES = 40  # children of the parent's pair, per old unit
 SPLIT_CONTAINMENT = 85  # partial_ratio of a piece in the text it was split from
+# The comparing an alignment may do, at most WORK_FACTOR times the size of both releases (their
+# characters, and CALL_COST for each unit): a comparison costs its two lengths, their product over
+# 64 (the bit-parallel edit distance; twice the product for a piece looked for in a text), and
+# CALL_COST for the call. The 2009 overhaul takes 57 times, 2005 -> 2026 50 times, a pair of
+# consecutive releases under 2. Past it (or CALLS_PER_UNIT) the units not yet
+# paired stay added and removed, and the alignment says it was cut short: 4 MB of near-identical
+# rules would otherwise take minutes.
+WORK_FACTOR = 150
+CALL_COST = 256
+# ... and at most this many comparisons for each unit of both releases: the 2009 overhaul makes
+# 2.6, consecutive releases fewer; 20,000 rules reading "Reserved." would make 40 each.
+CALLS_PER_UNIT = 10
+MAX_CALLS = 250_000  # and never more (the 2009 overhaul makes 44,000 in all)
+# A text printed more often than this in both releases, as often in each, is paired in order: the
+# most repeated text of a release ("Reserved.", a section title "General") is printed a few times.
+SAME_TEXT_IN_ORDER = 50
+# A group of candidates larger than this (rows x columns) is assigned greedily, best first: the
+# optimal assignment holds the group's matrix whole (10,000 x 9,000 floats: 700 MB).
+MAX_MATRIX = 4_000_000
+
+
+class _Exhausted(Exception):
+    """The work budget of an alignment is spent."""
+
+
+class _Budget:
+    """Characters compared (`limit`) and comparisons made (`calls`, each a few microseconds of
+    Python around the comparison itself)."""
+
+    def __init__(self, limit: int, calls: int):
+        self.limit, self.spent = limit, 0
+        self.calls, self.made = calls, 0
+
+    def charge(self, cost: int) -> None:
+        self.spent += cost
+        self.made += 1
+        if self.spent > self.limit or self.made > self.calls:
+            raise _Exhausted
+
+    def ratio(self, a: str, b: str) -> float:
+        if len(a) * len(b) > MAX_EXACT_PRODUCT:
+            self.charge(len(a) + len(b) + CALL_COST)
+            return _word_ratio(a, b)
+        self.charge(len(a) + len(b) + (len(a) * len(b) >> 6) + CALL_COST)
+        return fuzz.ratio(a, b)
+
+    def partial_ratio(self, a: str, b: str) -> float:
+        # the best window of the longer text costs far more than a ratio (a 4 KB piece in a
+        # 34 KB text: 2.5 s): past MAX_PARTIAL_PRODUCT, the share of the piece's words found
+        if len(a) * len(b) > MAX_PARTIAL_PRODUCT or min(len(a), len(b)) > MAX_PARTIAL_PIECE:
+            self.charge(len(a) + len(b) + CALL_COST)
+            return 100.0 * _contained(a, b)
+        self.charge(2 * len(a) * len(b) + CALL_COST)
+        return fuzz.partial_ratio(a, b)
+
+
+# Two texts whose lengths multiply past this are compared by their words, not character by
+# character: the edit distance costs time in that product (two rules of 650 KB: 12 s). The
+# longest rules of any release multiply to about 10^7.
+MAX_EXACT_PRODUCT = 10**8
+# ... and a piece looked for in a text (a split or merge) by its words past these: the pieces split
+# off real rules are a few hundred characters, their wholes a few thousand.
+MAX_PARTIAL_PRODUCT = 2_000_000
+MAX_PARTIAL_PIECE = 1_000
+
+
+def _similarity(a: str, b: str) -> float:
+    """0-100, as fuzz.ratio; by words past MAX_EXACT_PRODUCT."""
+    return _word_ratio(a, b) if len(a) * len(b) > MAX_EXACT_PRODUCT else fuzz.ratio(a, b)
+
+
+def _word_ratio(a: str, b: str) -> float:
+    """fuzz.ratio's measure (twice the common part over both lengths) over the texts' words,
+    in linear time."""
+    wa, wb = Counter(a.split()), Counter(b.split())
+    common = sum((wa & wb).values())
+    total = sum(wa.values()) + sum(wb.values())
+    return 100.0 * 2 * common / total if total else 100.0
+
+
+def _contained(piece: str, whole: str) -> float:
+    """The share of `piece`'s words found in `whole` (0-1), in linear time."""
+    wp, ww = Counter(piece.split()), Counter(whole.split())
+    total = sum(wp.values())
+    return sum((wp & ww).values()) / total if total else 1.0
 
 
 def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
@@ -55,7 +140,9 @@ def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
     releases aligns each document twice, as new and then as old: units(doc) once is enough)."""
     a = old_units if old_units is not None else units(old)
     b = new_units if new_units is not None else units(new)
-    return Alignment(old, new, tuple(_Aligner(a, b).run()))
+    aligner = _Aligner(a, b)
+    pairs = tuple(aligner.run())
+    return Alignment(old, new, pairs, complete=not aligner.cut_short)
 
 
 class _Aligner:
@@ -78,6 +165,9 @@ class _Aligner:
         self.split: dict[int, list[Unit]] = {}  # id(old unit) -> its pieces, beyond its pair
         self.merged: dict[int, list[Unit]] = {}  # id(new unit) -> the old units merged into it
         self.as_printed: set[int] = set()  # id(old unit) paired on its text as printed
+        size = sum(len(u.text) + CALL_COST for u in a) + sum(len(u.text) + CALL_COST for u in b)
+        self.budget = _Budget(WORK_FACTOR * size, min(CALLS_PER_UNIT * (len(a) + len(b)) + 10_000, MAX_CALLS))
+        self.cut_short = False
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -107,17 +197,20 @@ class _Aligner:
         prepare(self._free(self.a, self.pair) + self._free(self.b, self.back))
         self._exact()
         self._glossary_terms()
-        self._containers("section", "rule")
-        self._residue("section")  # by their titles alone: sections first, they are the rules' parents
-        self._containers("part", "section")
-        # rules before subrules, so that a subrule's parent is paired when it is scored (two
-        # subrules with the same words under different rules go where their rules went), then
-        # all that is left again, with the pairs of the first runs as parents and neighbours
-        self._residue("rule", subrules=False)
-        self._residue("rule", subrules=True)
-        self._residue("rule")
-        self._residue("glossary")
-        self._splits_and_merges()
+        try:
+            self._containers("section", "rule")
+            self._residue("section")  # by their titles alone: sections first, they are the rules' parents
+            self._containers("part", "section")
+            # rules before subrules, so that a subrule's parent is paired when it is scored (two
+            # subrules with the same words under different rules go where their rules went), then
+            # all that is left again, with the pairs of the first runs as parents and neighbours
+            self._residue("rule", subrules=False)
+            self._residue("rule", subrules=True)
+            self._residue("rule")
+            self._residue("glossary")
+            self._splits_and_merges()
+        except _Exhausted:
+            self.cut_short = True
         return self._pairs()
 
     def _as_printed(self) -> None:
@@ -131,9 +224,17 @@ class _Aligner:
             new[(u.cls, u.text)].append(u)
         for text, os_ in old.items():
             ns = new.get(text)
-            if ns is not None and len(os_) == 1 and len(ns) == 1:
+            if ns is None:
+                continue
+            if len(os_) == 1 and len(ns) == 1:
                 self._link(os_[0], ns[0])
                 self.as_printed.add(id(os_[0]))
+            elif len(os_) == len(ns) and len(os_) > SAME_TEXT_IN_ORDER:
+                # hundreds of units that read alike ("Reserved." by the thousand, made to be
+                # aligned): paired in their order, not each scored against its forty siblings
+                for o, n in zip(os_, ns):
+                    self._link(o, n)
+                    self.as_printed.add(id(o))
 
     def _exact(self) -> None:
         for cls in ("rule", "glossary", "section", "part"):
@@ -174,15 +275,17 @@ class _Aligner:
             if n is not None:
                 votes[(container, _container(n, cls))] += 1
         scores: dict[tuple[int, int], float] = {}
-        for i, o in enumerate(old):
-            for j, n in enumerate(new):
-                share = votes[(o.key, n.key)] / size[o.key] if size[o.key] else 0.0
-                title = fuzz.ratio(o.masked, n.masked) / 100
-                score = 0.6 * share + 0.4 * title
-                if share >= 0.3 or title >= 0.8:
-                    scores[(i, j)] = score
-        for i, j in _assign(scores):
-            self._link(old[i], new[j])
+        try:
+            for i, o in enumerate(old):
+                for j, n in enumerate(new):
+                    share = votes[(o.key, n.key)] / size[o.key] if size[o.key] else 0.0
+                    title = self.budget.ratio(o.masked, n.masked) / 100
+                    score = 0.6 * share + 0.4 * title
+                    if share >= 0.3 or title >= 0.8:
+                        scores[(i, j)] = score
+        finally:  # what was scored before the budget ran out is still assigned
+            for i, j in _assign(scores):
+                self._link(old[i], new[j])
 
     def _residue(self, cls: str, *, subrules: bool | None = None) -> None:
         """Pair the free units of `cls` (`subrules`: only the old subrules, or only the old
@@ -196,20 +299,23 @@ class _Aligner:
         index = _WordIndex(new)
         new_pos = {id(n): j for j, n in enumerate(new)}
         scores: dict[tuple[int, int], float] = {}
-        for i, o in enumerate(old):
-            candidates = {new_pos[id(n)] for n in index.candidates(o.core, CANDIDATES)}
-            same = self.b_by_key.get(o.key)
-            if same is not None and id(same) in new_pos:
-                candidates.add(new_pos[id(same)])
-            for n in self._structural(o):
-                if id(n) in new_pos:
-                    candidates.add(new_pos[id(n)])
-            for j in candidates:
-                score = self._score(o, new[j])
-                if score is not None:
-                    scores[(i, j)] = score
-        for i, j in _assign(scores):
-            self._link(old[i], new[j])
+        try:
+            for i, o in enumerate(old):
+                candidates = {new_pos[id(n)] for n in index.candidates(o.core, CANDIDATES)}
+                same = self.b_by_key.get(o.key)
+                if same is not None and id(same) in new_pos:
+                    candidates.add(new_pos[id(same)])
+                for n in self._structural(o):
+                    if id(n) in new_pos:
+                        candidates.add(new_pos[id(n)])
+                self.budget.charge(CALL_COST)  # the candidates' own finding
+                for j in candidates:
+                    score = self._score(o, new[j])
+                    if score is not None:
+                        scores[(i, j)] = score
+        finally:  # what was scored before the budget ran out is still assigned
+            for i, j in _assign(scores):
+                self._link(old[i], new[j])
 
     def _structural(self, o: Unit) -> Iterable[Unit]:
         """The new units standing where `o` stood: after the pair of its previous sibling, before
@@ -229,7 +335,7 @@ class _Aligner:
             yield from self.b_children.get(p.key, ())[:SIBLING_CANDIDATES]
 
     def _score(self, o: Unit, n: Unit) -> float | None:
-        similarity = max(fuzz.ratio(o.core, n.core), fuzz.ratio(o.masked, n.masked)) / 100
+        similarity = max(self.budget.ratio(o.core, n.core), self.budget.ratio(o.masked, n.masked)) / 100
         if o.cls == "glossary":
             return similarity if similarity >= MIN_SIMILARITY_GLOSSARY else None
         parents = self._parents_paired(o, n)
@@ -253,7 +359,7 @@ class _Aligner:
                 if o is None:
                     continue
                 prepare([n, o, relative])
-                if _part_of(n, o) and fuzz.ratio(o.masked, relative.masked) < 99:
+                if self._part_of(n, o) and self.budget.ratio(o.masked, relative.masked) < 99:
                     self.split.setdefault(id(o), []).append(n)
                     self.back[id(n)] = o
                     break
@@ -263,10 +369,16 @@ class _Aligner:
                 if n is None:
                     continue
                 prepare([o, n, relative])
-                if _part_of(o, n) and fuzz.ratio(relative.masked, n.masked) < 99:
+                if self._part_of(o, n) and self.budget.ratio(relative.masked, n.masked) < 99:
                     self.merged.setdefault(id(n), []).append(o)
                     self.pair[id(o)] = n
                     break
+
+    def _part_of(self, piece: Unit, whole: Unit) -> bool:
+        """`piece` reads as a part of `whole` (it was split off it, or merged into it)."""
+        if len(piece.core) < 20 or len(piece.core) >= len(whole.masked):
+            return False
+        return self.budget.partial_ratio(piece.core, whole.masked) >= SPLIT_CONTAINMENT
 
     def _relatives(self, u: Unit, by_key: dict[str, Unit]) -> Iterable[Unit]:
         for relative in (u.previous, u.following, self._parent_of(u, by_key)):
@@ -329,7 +441,7 @@ class _Aligner:
         text_change = o.core != n.core or "reference-retargeted" in flags and _retargeted_in_core(o, n, renumbered)
         if o.text != n.text and o.masked == n.masked and "reference-retargeted" not in flags and _typography_differs(o, n):
             flags.append("typography")
-        similarity = 1.0 if o.folded == n.folded else round(fuzz.ratio(o.folded, n.folded) / 100, 4)
+        similarity = 1.0 if o.folded == n.folded else round(_similarity(o.folded, n.folded) / 100, 4)
         if kind is None:
             moved = o.key != n.key
             kind = ("moved+changed" if moved else "changed") if text_change else ("moved" if moved else "unchanged")
@@ -369,11 +481,10 @@ def _container(u: Unit, cls: str) -> str:
     return section if cls == "section" else section[:1]
 
 
-def _part_of(piece: Unit, whole: Unit) -> bool:
-    """`piece` reads as a part of `whole` (it was split off it, or merged into it)."""
-    if len(piece.core) < 20 or len(piece.core) >= len(whole.masked):
-        return False
-    return fuzz.partial_ratio(piece.core, whole.masked) >= SPLIT_CONTAINMENT
+
+
+
+MAX_POSTINGS = 500  # index entries read for one text's candidates, rarest words first
 
 
 class _WordIndex:
@@ -387,17 +498,21 @@ class _WordIndex:
             for w in _terms(u.core):
                 self.postings[w].append(j)
         total = len(us)
-        self.weight = {w: math.log(1 + total / len(js)) for w, js in self.postings.items()}
+        self.weight_of = {id(js): math.log(1 + total / len(js)) for js in self.postings.values()}
 
     def candidates(self, text: str, k: int) -> list[Unit]:
         scores: Counter[int] = Counter()
-        for w in _terms(text):
-            js = self.postings.get(w)
-            if js is None or len(js) > 200:  # too common to say anything
-                continue
-            weight = self.weight[w]
+        # rarest words first, and at most MAX_POSTINGS entries read: they weigh the most, and a
+        # text of common words only (made to flood the index) costs no more than a real rule
+        lists = sorted((js for w in _terms(text) if (js := self.postings.get(w)) is not None and len(js) <= 200), key=len)
+        read = 0
+        for js in lists:
+            weight = self.weight_of[id(js)]
             for j in js:
                 scores[j] += weight
+            read += len(js)
+            if read > MAX_POSTINGS:
+                break
         return [self.units[j] for j, _ in scores.most_common(k)]
 
 
@@ -465,11 +580,13 @@ def _optimal(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
         graph.add_weighted_edges_from((("r", i), ("c", j), s) for (i, j), s in scores.items())
         pairs = nx.max_weight_matching(graph)
         return [(a[1], b[1]) if a[0] == "r" else (b[1], a[1]) for a, b in pairs]
+    rows = sorted({i for i, _ in scores})
+    cols = sorted({j for _, j in scores})
+    if len(rows) * len(cols) > MAX_MATRIX:
+        return _greedy(scores)
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
-    rows = sorted({i for i, _ in scores})
-    cols = sorted({j for _, j in scores})
     row_at = {r: k for k, r in enumerate(rows)}
     col_at = {c: k for k, c in enumerate(cols)}
     matrix = np.zeros((len(rows), len(cols)))
@@ -477,6 +594,18 @@ def _optimal(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
         matrix[row_at[i], col_at[j]] = s
     picked_rows, picked_cols = linear_sum_assignment(matrix, maximize=True)
     return [(rows[r], cols[c]) for r, c in zip(picked_rows, picked_cols) if matrix[r, c] > 0]
+
+
+def _greedy(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """Best first, each row and column once: for groups too large to hold as a matrix (only
+    adversarial input makes them: thousands of rules that read alike)."""
+    used_rows, used_cols, out = set(), set(), []
+    for (i, j), _ in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
+        if i not in used_rows and j not in used_cols:
+            used_rows.add(i)
+            used_cols.add(j)
+            out.append((i, j))
+    return out
 
 
 def _searched(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:

@@ -43,6 +43,7 @@ class Alignment(msgspec.Struct, frozen=True, gc=False):
     old: Document
     new: Document
     pairs: tuple[Pair, ...]
+    complete: bool = True  # False: the work budget ran out (crparse.align.match.WORK_FACTOR)
 
     def counts(self) -> dict[str, int]:
         return count_kinds(self.pairs)

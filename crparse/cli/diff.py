@@ -58,6 +58,7 @@ def _release(given: str, db: str | None) -> Path:
 
 def run_diff(args) -> int:
     from crparse.align import align
+    from crparse.align.match import WORK_FACTOR
     from crparse.align.units import texts
     from crparse.diff.render import summary, to_html, to_json
     from crparse.diff.report import diff
@@ -69,6 +70,11 @@ def run_diff(args) -> int:
         if isinstance(refused, CrparseError):
             raise refused
     result = diff(align(old, new), typography=args.typography)
+    if not result.complete:
+        from crparse.cli.main import report
+
+        report(f"crparse: diff: warning: the alignment was cut short (its work limit, {WORK_FACTOR} times the "
+               "size of the releases, was reached): the nodes not yet paired are shown as added and removed")
     if args.json:
         sys.stdout.write(to_json(result, indent=2) + "\n")
     else:

@@ -26,6 +26,7 @@ def to_dict(d: Diff) -> dict:
         "old": {"date": d.old.date, "path": d.old.path},
         "new": {"date": d.new.date, "path": d.new.path},
         "typography": d.typography,
+        "complete": d.complete,
         "counts": d.counts(),
         "pairs": [
             {"old": p.old, "new": p.new, "kind": p.kind, "flags": list(p.flags), "similarity": p.similarity,

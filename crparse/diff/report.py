@@ -38,6 +38,7 @@ class Diff(msgspec.Struct, frozen=True):
     new: Release
     typography: bool
     pairs: tuple[Change, ...]
+    complete: bool = True  # False: the alignment was cut short; unpaired nodes show as added, removed
 
     def counts(self) -> dict[str, int]:
         return count_kinds(self.pairs)
@@ -69,4 +70,4 @@ def diff(alignment: Alignment, *, typography: bool = False) -> Diff:
     changes = tuple(
         Change(p.old, p.new, p.kind, p.flags, p.similarity, words.get(id(p), ())) for p in alignment.pairs
     )
-    return Diff(_release(alignment.old), _release(alignment.new), typography, changes)
+    return Diff(_release(alignment.old), _release(alignment.new), typography, changes, alignment.complete)

@@ -14,6 +14,26 @@ from crparse.align.text import words
 
 Op = str  # "=", "-", "+"
 
+# The longest common subsequence costs time in the product of the two texts' lengths (in words,
+# blanks and punctuation): the longest rule has ~3,000; two texts of 300,000 would take minutes.
+# Past this product the diff keeps the common beginning and end and shows the middle replaced.
+MAX_CELLS = 64_000_000
+
+
+def _coarse(a: list[str], b: list[str]) -> list[tuple[Op, str]]:
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    out: list[tuple[Op, str]] = []
+    for op, text in (("=", "".join(a[:start])), ("-", "".join(a[start:len(a) - end])),
+                     ("+", "".join(b[start:len(b) - end])), ("=", "".join(a[len(a) - end:]))):
+        if text:
+            _add(out, op, text)
+    return out
+
 
 def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
     """[(op, text), ...]: runs of kept ("="), deleted ("-") and inserted ("+") text, a deletion
@@ -21,6 +41,8 @@ def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
     if old == new:
         return [("=", old)] if old else []
     a, b = words(old), words(new)
+    if len(a) * len(b) > MAX_CELLS:
+        return _coarse(a, b)
     out: list[tuple[Op, str]] = []
     for op in Indel.opcodes(a, b):
         if op.tag == "equal":

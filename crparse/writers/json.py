@@ -17,7 +17,7 @@ import msgspec
 
 from crparse.nodes import Cited, Diagnostic, Document, Example, Reference
 
-SCHEMA_VERSION = "1.3"  # 1.1: source.files, links; 1.2: references; 1.3: the diff output (diff.schema.json)
+SCHEMA_VERSION = "1.4"  # 1.1: source.files, links; 1.2: references; 1.3: the diff output (diff.schema.json); 1.4: diff complete
 
 
 def _example(ex: Example) -> dict:

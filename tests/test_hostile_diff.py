@@ -1,0 +1,74 @@
+"""Hostile input to `crparse diff`: documents made so that aligning them costs too much (found by a
+fresh sweep of a helper session: rules of 100,000 words, thousands of rules that read alike, a flood
+of splits, words shared by every rule). The alignment has a work limit (crparse.align.match:
+WORK_FACTOR, CALLS_PER_UNIT, MAX_CALLS); past it the alignment says it was cut short. Each case
+runs as a user runs crparse, in a child under tests/limits.py's limits (15 s, 1 GiB)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from limits import run_limited
+
+HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 1, 2020.\n\n1. Game Concepts\n\n"
+
+
+def _words(rng: random.Random, n: int, vocabulary: int = 3000) -> str:
+    return " ".join(f"w{rng.randrange(vocabulary)}" for _ in range(n))
+
+
+def _document(rules: list[str]) -> str:
+    body = []
+    for i, text in enumerate(rules):
+        section = 100 + i // 900
+        if i % 900 == 0:
+            body.append(f"{section}. Section {section}\n")
+        body.append(f"{section}.{i % 900 + 1}. {text}\n")
+    return HEAD + "\n".join(body) + "\n"
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _cases(tmp_path):
+    rng = random.Random(7)
+    long_a = _words(rng, 100_000)
+    long_b = long_a.replace("w1 ", "w2 ", 50)
+    alike = [f"{_words(rng, 12, vocabulary=40)}" for _ in range(15_000)]
+    shared = [f"aaa bbb ccc ddd eee fff ggg hhh iii jjj {i}" for i in range(20_000)]
+    pieces = [_words(rng, 400) for _ in range(20)]
+    return {
+        "a rule of 100,000 words, changed": (_document(["x", long_a]), _document(["x", long_b])),
+        "15,000 rules that read alike, renumbered by one": (_document(alike), _document(["new"] + alike[:-1])),
+        "20,000 rules of the same common words": (_document(shared), _document(list(reversed(shared)))),
+        "a rule split into 20 long pieces": (_document(["a", "b", " ".join(pieces)]), _document(["a", "b", *pieces])),
+    }
+
+
+@pytest.mark.parametrize("name", ["a rule of 100,000 words, changed", "15,000 rules that read alike, renumbered by one",
+                                  "20,000 rules of the same common words", "a rule split into 20 long pieces"])
+def test_an_expensive_diff_ends_in_time(tmp_path, name):
+    old, new = _cases(tmp_path)[name]
+    a, b = _write(tmp_path, "old.txt", old), _write(tmp_path, "new.txt", new)
+    result = run_limited(["diff", a, b, "--json"], seconds=15)
+    assert result.ok_within_limits, (result.seconds, result.peak_mib, result.stderr[-300:])
+    assert result.returncode in (0, 1), result.stderr[-500:]
+    data = json.loads(result.stdout)
+    assert data["complete"] in (True, False)
+    if not data["complete"]:  # said on stderr too, one line
+        assert b"cut short" in result.stderr and result.stderr.count(b"\n") == 1
+
+
+def test_real_size_alignments_are_complete(tmp_path):
+    rng = random.Random(3)
+    rules = [_words(rng, 30) for _ in range(2_000)]
+    changed = rules[:1000] + ["an inserted rule of new words"] + [r + " more" for r in rules[1000:]]
+    a, b = _write(tmp_path, "old.txt", _document(rules)), _write(tmp_path, "new.txt", _document(changed))
+    result = run_limited(["diff", a, b, "--json"], seconds=15)
+    data = json.loads(result.stdout)
+    assert data["complete"] is True and data["counts"]["added"] >= 1
