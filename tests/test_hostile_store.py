@@ -132,3 +132,18 @@ def test_a_file_name_that_is_not_utf8_is_indexed_and_chained(tmp_path):
     result = run_limited(["lineage", str(releases), "--json"], env=env)
     assert result.ok_within_limits and result.returncode == 0, result.stderr
     result.stdout.decode("utf-8")  # valid UTF-8 whatever the name
+
+
+def test_a_store_locked_by_another_writer_or_a_directory_is_one_line(store, tmp_path):
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(store)], seconds=15))
+        assert "store" in err
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    directory = tmp_path / "store.dir"
+    directory.mkdir()
+    err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(directory), "--rebuild"]))
+    assert "not a file" in err and directory.is_dir()

@@ -66,10 +66,13 @@ class _Progress:
 
 
 def run_index(args) -> int:
+    from crparse.errors import CrparseError
     from crparse.store import connect, default_path
     from crparse.store.index import index
 
     path = Path(args.db) if args.db else default_path()
+    if path.exists() and not path.is_file():
+        raise CrparseError("not a crparse store: not a file", path=str(path))
     if args.rebuild and path.exists():
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)

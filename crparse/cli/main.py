@@ -88,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         report(f"crparse: {err}")
         return exits.REFUSED
     except Exception as err:  # noqa: BLE001 - the user gets a line, not a traceback
+        if type(err).__module__ == "sqlite3":  # the store: locked by another writer, a full disk
+            report(f"crparse: {args.command}: the store: {' '.join(str(err).split())}")
+            return exits.REFUSED
         report(internal_error(args.command, err))
         return exits.INTERNAL
 
@@ -131,6 +134,11 @@ def _text(args) -> int:
         lines = crparse.source_lines(Path(args.path), format=args.format)
     except CrparseError as err:
         report(f"crparse: {err}")
+        return exits.REFUSED
+    except Exception as err:  # noqa: BLE001
+        if type(err).__module__ != "sqlite3":  # the store: locked by another writer, a full disk
+            raise
+        report(f"crparse: {args.command}: the store: {' '.join(str(err).split())}")
         return exits.REFUSED
     replaced = 0
     for number, line in enumerate(lines, 1):

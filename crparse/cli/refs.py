@@ -171,22 +171,21 @@ class _Renumbering:
         from crparse.store import connect
         from crparse.store.query import release_at
 
+        from crparse.store.query import current_numbers
+
         self.db = connect(db)
         self.since = since
         self.date = release_at(self.db, since)[1]
-        self.cache: dict[str, str | None] = {}
+        self.now, _ = current_numbers(self.db, since)
 
     def of(self, cit) -> dict[str, str | None]:
         """Cited number -> its number now (None: gone), for those that changed."""
-        from crparse.store.query import current_number
-
         out = {}
         for c in cit.cited:
             for number in dict.fromkeys((c.first, c.last)):
-                if number not in self.cache:
-                    self.cache[number] = current_number(self.db, number, self.since)[0]
-                if self.cache[number] != number:
-                    out[number] = self.cache[number]
+                current = self.now.get(number)
+                if current != number:
+                    out[number] = current
         return out
 
 

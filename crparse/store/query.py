@@ -186,6 +186,17 @@ def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Ide
 
 
 @reads_store
+def current_numbers(db: sqlite3.Connection, since: str) -> tuple[dict[str, str | None], str]:
+    """Every number of the release in force at `since` -> its number now (None: gone), and the
+    date of the newest release: two queries, however many numbers are asked after."""
+    release, _ = release_at(db, since)
+    newest, newest_date = release_at(db, None)
+    now = dict(db.execute("SELECT lineage, key FROM node_lineage WHERE release = ?", (newest,)))
+    return {key: now.get(lineage) for key, lineage in
+            db.execute("SELECT key, lineage FROM node_lineage WHERE release = ?", (release,))}, newest_date
+
+
+@reads_store
 def current_number(db: sqlite3.Connection, key: str, since: str) -> tuple[str | None, str]:
     """What the rule numbered `key` in the release in force at `since` is numbered now (None:
     it is gone), and the date of the newest release."""
