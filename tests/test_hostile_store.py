@@ -147,3 +147,21 @@ def test_a_store_locked_by_another_writer_or_a_directory_is_one_line(store, tmp_
     directory.mkdir()
     err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(directory), "--rebuild"]))
     assert "not a file" in err and directory.is_dir()
+
+
+@pytest.mark.parametrize("trap", ["trigger", "view"])
+def test_a_store_with_a_trigger_or_a_view_is_refused(store, trap):
+    db = sqlite3.connect(store)
+    if trap == "trigger":  # a trigger that would never end
+        db.execute("CREATE TRIGGER loop AFTER INSERT ON releases BEGIN "
+                   "INSERT INTO meta SELECT 'x' || random(), 'y' FROM meta; END")
+    else:  # a view of endless rows in place of a table
+        db.execute("DROP TABLE lineages")
+        db.execute("CREATE VIEW lineages (id, born_release, born_key, end, born_of, merged_into) AS "
+                   "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+                   "SELECT i, 1, 'x', NULL, NULL, NULL FROM n")
+    db.commit()
+    db.close()
+    for command in (["index", str(FIXTURES)], ["history", "100.1"]):
+        err = _one_line_refusal(run_limited([*command, "--db", str(store)], seconds=15))
+        assert f"holds a {trap}" in err

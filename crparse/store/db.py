@@ -176,6 +176,11 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     if not tables:
         return
+    # crparse creates no view and no trigger: one in its place (a trigger that never ends, a view
+    # of endless rows) is another program's, or a trap
+    odd = db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").fetchone()
+    if odd is not None:
+        raise CrparseError(f"not a crparse store: it holds a {odd[0]} ({odd[1]})", path=str(path))
     if "meta" not in tables:
         raise CrparseError("not a crparse store: it holds other tables", path=str(path))
     row = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
