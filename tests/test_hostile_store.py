@@ -165,3 +165,13 @@ def test_a_store_with_a_trigger_or_a_view_is_refused(store, trap):
     for command in (["index", str(FIXTURES)], ["history", "100.1"]):
         err = _one_line_refusal(run_limited([*command, "--db", str(store)], seconds=15))
         assert f"holds a {trap}" in err
+
+
+def test_stored_pairs_naming_nodes_a_release_lacks_are_a_damaged_store(store):
+    db = sqlite3.connect(store)
+    db.execute("UPDATE pairs SET new_key = '100.2ax' WHERE rowid = (SELECT min(rowid) FROM pairs)")
+    db.execute("DELETE FROM node_lineage")  # so that the next index chains the lineages again
+    db.commit()
+    db.close()
+    err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(store)]))
+    assert "damaged" in err

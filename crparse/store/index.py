@@ -29,7 +29,7 @@ from crparse.nodes import Document
 from crparse.parallel import parse_all
 from crparse.pipeline import parse
 from crparse.refs import references
-from crparse.store.db import dated_releases, from_db_path, to_db_path
+from crparse.store.db import dated_releases, from_db_path, reads_store, to_db_path
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 
@@ -235,6 +235,7 @@ def _lineage_missing(db: sqlite3.Connection) -> bool:
     return any(rid not in chained for rid, _, _ in dated_releases(db))
 
 
+@reads_store
 def _write_lineages(db: sqlite3.Connection) -> int:
     """Chain the lineages from the stored pairs; only the releases linked by stored pairs from the
     first on (a run killed before aligning the rest leaves them for the next)."""
