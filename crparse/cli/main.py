@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
-from crparse.cli import corpus, diff, examples, exits, refs
+from crparse.cli import corpus, diff, docs, examples, exits, refs
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_commands(commands)
     corpus.add_commands(commands)
     examples.add_commands(commands)
+    docs.add_commands(commands)
     return parser
 
 

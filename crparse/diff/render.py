@@ -212,6 +212,21 @@ td, th { padding: .1em .6em; text-align: left; } td.n { text-align: right; }
 """
 
 
+def groups(d: Diff) -> list[tuple[str, list[Change]]]:
+    """The changes a reader looks for, in the order a page shows them; empty groups left out."""
+    found = (
+        ("Changed", [p for p in d.pairs if p.kind in ("changed", "moved+changed")]),
+        ("Split", [p for p in d.pairs if p.kind == "split"]),
+        ("Merged", [p for p in d.pairs if p.kind == "merged"]),
+        ("Examples changed", [p for p in d.pairs if p.kind in ("unchanged", "moved") and "examples" in p.flags]),
+        ("Same words, but a citation now names another rule",
+         [p for p in d.pairs if p.kind in ("unchanged", "moved") and "reference-retargeted" in p.flags]),
+        ("Added", [p for p in d.pairs if p.kind == "added"]),
+        ("Removed", [p for p in d.pairs if p.kind == "removed"]),
+    )
+    return [(name, changes) for name, changes in found if changes]
+
+
 def to_html(d: Diff, texts: dict[str, str] | None = None) -> str:
     """A standalone page: the counts, the renumberings, each change with <del>/<ins>."""
     e = html.escape
@@ -226,19 +241,7 @@ def to_html(d: Diff, texts: dict[str, str] | None = None) -> str:
         out.append("<h2>Renumbered (same text)</h2>\n<ul>")
         out += [f"<li>{e(r)}</li>" for r in ranges]
         out.append("</ul>")
-    groups = (
-        ("Changed", [p for p in d.pairs if p.kind in ("changed", "moved+changed")]),
-        ("Split", [p for p in d.pairs if p.kind == "split"]),
-        ("Merged", [p for p in d.pairs if p.kind == "merged"]),
-        ("Examples changed", [p for p in d.pairs if p.kind in ("unchanged", "moved") and "examples" in p.flags]),
-        ("Same words, but a citation now names another rule",
-         [p for p in d.pairs if p.kind in ("unchanged", "moved") and "reference-retargeted" in p.flags]),
-        ("Added", [p for p in d.pairs if p.kind == "added"]),
-        ("Removed", [p for p in d.pairs if p.kind == "removed"]),
-    )
-    for name, changes in groups:
-        if not changes:
-            continue
+    for name, changes in groups(d):
         out.append(f"<h2>{e(name)}</h2>")
         for p in changes:
             key = p.new or p.old

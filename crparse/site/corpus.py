@@ -1,0 +1,346 @@
+"""Several releases as one site: a site per release, and above them the change pages, the rules'
+histories and a version switcher.
+
+    OUT/index.html                  the releases, newest first, and the change pages
+    OUT/<release>/...               each release's own site (crparse.site.release)
+    OUT/<release>/lineage.js        HTML id -> lineage id, page, history page (for the switcher)
+    OUT/<release>/locate.html       finds a lineage in this release (where the switcher lands)
+    OUT/changes/<old>--<new>.html   what changed between consecutive releases
+    OUT/history/<group>.html        every rule's history, grouped by its newest section
+    OUT/versions.js                 the releases, read by every page's switcher
+    OUT/.crparse/                   Sphinx's sources and environments, and the cache below
+
+Incremental: what a release's site depends on is only the release itself, so adding a release
+builds its site, the change page it adds and the history pages whose rules it touched; the
+other releases' sites are left as they are. Everything learnt from a release (its date, its
+node keys and pages) and from a pair (its diff) is cached by sha256 under OUT/.crparse/, so an
+unchanged release is not parsed again either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import NamedTuple
+
+import msgspec
+
+from crparse.errors import CrparseError
+from crparse.site.release import Built, SiteError, build_release, config, sphinx_build
+from crparse.sphinx.corpus import anchor
+from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
+
+WORK = ".crparse"
+STATIC = Path(__file__).parent / "static"
+TEMPLATES = Path(__file__).parent / "templates"
+RESERVED = {"index", "changes", "history", "search", "genindex", "_static", "_sources", "_images", WORK}
+CACHE_VERSION = 1
+
+
+class Release(NamedTuple):
+    key: str  # its directory in the site: the date, else the file's stem
+    path: Path
+    sha: str
+    date: str | None
+    keys: list[str]  # node keys in document order (align units)
+    pages: dict[str, str]  # node key -> page
+
+
+class Report(NamedTuple):
+    releases: list[Release]
+    built: list[Built]
+    skipped: list[str]  # "<path>: why" for inputs left out
+    out: Path
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Progress | None = None,
+               force: bool = False) -> Report:
+    work = out / WORK
+    work.mkdir(parents=True, exist_ok=True)
+    releases, skipped = _releases(paths, work, progress)
+    if not releases:
+        raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
+    dated = [r for r in releases if r.date]
+    diffs = _diffs(dated, work, progress)
+    lineages = _lineages(dated, diffs)
+    extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(releases) > 1 else ()
+    built = _build_releases(releases, out, work, extra_js, jobs, progress, force)
+    if len(releases) > 1:
+        _write_switcher(releases, out, lineages, dated)
+        _build_root(releases, dated, diffs, lineages, out, work, force)
+    return Report(releases, built, skipped, out)
+
+
+# -- releases ---------------------------------------------------------------------------------------
+
+
+def _releases(paths: Sequence[Path], work: Path, progress: Progress | None) -> tuple[list[Release], list[str]]:
+    from crparse.inputs import inputs
+    from crparse.parallel import parse_all
+
+    skipped: list[str] = []
+    found: list[tuple[Path, str]] = []
+    for item in inputs(paths):
+        if item.skipped is not None:
+            skipped.append(f"{item.path}: {item.skipped}")
+            continue
+        path = Path(item.path)
+        found.append((path, _sha(path)))
+    cache_file = work / "releases.json"
+    cache = _load(cache_file)
+    todo = [(p, sha) for p, sha in found if sha not in cache]
+    for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
+        if isinstance(doc, CrparseError):
+            skipped.append(str(doc))
+        else:
+            cache[sha] = doc[1]
+        if progress:
+            progress("parse", done, len(todo))
+    _save(cache_file, cache)
+    releases: list[Release] = []
+    used: set[str] = set()
+    for path, sha in found:
+        info = cache.get(sha)
+        if info is None:
+            continue
+        key = _key(info["date"] or path.stem.removesuffix(".rst") or "release")
+        if key in used:
+            skipped.append(f"{path}: another input is the release of {key} too; left out")
+            continue
+        used.add(key)
+        releases.append(Release(key, path, sha, info["date"], info["keys"], info["pages"]))
+    releases.sort(key=lambda r: (r.date is None, r.date or "", r.key))
+    return releases, skipped
+
+
+def _summary(doc) -> dict:
+    """What the site needs of a release besides its pages (computed where it was parsed)."""
+    from crparse.align.units import units
+
+    p = prepared(doc)
+    pages = dict(p.page_of)
+    keys = [u.key for u in units(doc)]
+    for k in keys:
+        if k.startswith("glossary:"):
+            pages.setdefault(k, GLOSSARY_PAGE)
+    return {"date": doc.effective_date, "keys": keys, "pages": {k: pages[k] for k in keys if k in pages}}
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _key(name: str) -> str:
+    key = _UNSAFE.sub("-", name).strip("-.") or "release"
+    return f"r-{key}" if key in RESERVED or key.startswith("_") else key
+
+
+def _sha(path: Path) -> str:
+    digest = hashlib.sha256()
+    files = [path] if path.is_file() else sorted(f for f in path.rglob("*") if f.is_file())
+    for f in files:
+        digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
+# -- diffs and lineage ------------------------------------------------------------------------------
+
+
+def _diffs(dated: list[Release], work: Path, progress: Progress | None) -> list[dict]:
+    """The diff of each consecutive pair (cached by the two releases' sha256)."""
+    from crparse.align import align
+    from crparse.align.units import texts
+    from crparse.diff.report import diff
+    from crparse.parallel import parse_all
+
+    folder = work / "diffs"
+    folder.mkdir(exist_ok=True)
+    out: list[dict] = []
+    wanted = [(a, b) for a, b in zip(dated, dated[1:])]
+    missing = [(a, b) for a, b in wanted if not (folder / f"{a.sha}-{b.sha}.json").exists()]
+    paths = list(dict.fromkeys(str(r.path) for pair in missing for r in pair))
+    docs = dict(zip(paths, parse_all(paths))) if paths else {}
+    for done, (a, b) in enumerate(missing, 1):
+        old, new = docs[str(a.path)], docs[str(b.path)]
+        d = diff(align(old, new))
+        shown = {f"old:{k}": v for k, v in texts(old).items()} | {f"new:{k}": v for k, v in texts(new).items()}
+        used = {f"old:{p.old}" for p in d.pairs if p.kind == "removed"} | {
+            f"new:{p.new}" for p in d.pairs if p.kind == "added"}
+        data = {"diff": msgspec.to_builtins(d), "texts": {k: v for k, v in shown.items() if k in used}}
+        (folder / f"{a.sha}-{b.sha}.json").write_bytes(msgspec.json.encode(data))
+        if progress:
+            progress("diff", done, len(missing))
+    for a, b in wanted:
+        data = json.loads((folder / f"{a.sha}-{b.sha}.json").read_text("utf-8"))
+        data["old"] = {"key": a.key, "date": a.date, "path": str(a.path)}
+        data["new"] = {"key": b.key, "date": b.date, "path": str(b.path)}
+        data["pages"] = {"old": a.pages, "new": b.pages}
+        out.append(data)
+    return out
+
+
+def _lineages(dated: list[Release], diffs: list[dict]):
+    from crparse.align.pairs import Pair
+    from crparse.lineage.chain import Release as LineageRelease
+    from crparse.lineage.chain import Lineages, link
+
+    if not dated:
+        return Lineages((), {}, ())
+    steps = [tuple(Pair(p["old"], p["new"], p["kind"], tuple(p["flags"]), p["similarity"])
+                   for p in data["diff"]["pairs"]) for data in diffs]
+    return link([LineageRelease(r.date, str(r.path)) for r in dated], [r.keys for r in dated], steps)
+
+
+# -- the releases' sites ------------------------------------------------------------------------------
+
+
+def _build_one(args) -> Built:
+    release, out, work, extra_js, force = args
+    return build_release(release.path, out, work / "releases" / release.key, key=release.key,
+                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else ())
+
+
+def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tuple[str, ...], jobs: int,
+                    progress: Progress | None, force: bool) -> list[Built]:
+    # One release is the whole site; several are a site each, under the site's root.
+    tasks = [(r, out if len(releases) == 1 else out / r.key, work, extra_js, force) for r in releases]
+    built: list[Built] = []
+    if jobs <= 1 or len(tasks) == 1:
+        for done, task in enumerate(tasks, 1):
+            built.append(_build_one(task))
+            if progress:
+                progress("build", done, len(tasks))
+        return built
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        for done, result in enumerate(pool.map(_build_one, tasks), 1):
+            built.append(result)
+            if progress:
+                progress("build", done, len(tasks))
+    return built
+
+
+def _write_switcher(releases: list[Release], out: Path, lineages, dated: list[Release]) -> None:
+    newest_first = sorted(releases, key=lambda r: (r.date is not None, r.date or "", r.key), reverse=True)
+    versions = [[r.key, r.date or r.key] for r in newest_first]
+    _write_if_changed(out / "versions.js", "window.CR_VERSIONS = " + json.dumps(versions) + ";\n")
+    index = {r.key: i for i, r in enumerate(dated)}
+    groups = _history_groups(lineages, dated)
+    for r in releases:
+        table: dict[str, list] = {}
+        at = lineages.at[index[r.key]] if r.key in index else {}
+        for key, page in r.pages.items():  # keyed by the HTML id, which is what a page knows
+            lid = at.get(key)
+            table[anchor(key)] = [lid, page, groups.get(lid)]
+        _write_if_changed(out / r.key / "lineage.js",
+                          f"window.CR_RELEASE = {json.dumps(r.key)};\nwindow.CR_LINEAGE = {json.dumps(table)};\n")
+        _write_if_changed(out / r.key / "locate.html", (TEMPLATES / "locate.html").read_text("utf-8"))
+
+
+# -- the pages above the releases --------------------------------------------------------------------
+
+
+def _group(key: str) -> str:
+    if key.startswith("glossary:"):
+        return "glossary"
+    head = key.split(".", 1)[0]
+    return f"part-{head}" if len(head) == 1 and "." not in key else head
+
+
+def _history_groups(lineages, dated: list[Release]) -> dict[str, str]:
+    """lineage id -> its history page: the group of its number in the last release it is in."""
+    return {lid: _group(lineage.steps[-1].key) for lid, lineage in lineages.lineages.items()}
+
+
+def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict], lineages, out: Path, work: Path,
+                force: bool) -> None:
+    src = work / "root"
+    wanted: dict[str, str] = {}
+    change_names = []
+    for data in diffs:
+        name = f"{data['old']['key']}--{data['new']['key']}"
+        change_names.append(name)
+        wanted[f"changes/{name}.json"] = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        wanted[f"changes/{name}.rst"] = f".. cr:changes:: {name}.json\n"
+    by_group: dict[str, list[dict]] = {}
+    for lid, lineage in lineages.lineages.items():
+        steps = []
+        for s in lineage.steps:
+            r = dated[s.release]
+            before = dated[s.release - 1].key if s.release else None
+            steps.append({"release": r.key, "date": r.date, "number": s.key, "kind": s.kind, "flags": list(s.flags),
+                          "page": r.pages.get(s.key),
+                          "change": f"{before}--{r.key}" if before and s.kind not in ("unchanged", "born") else None})
+        last = lineage.steps[-1].release
+        end_date = dated[last + 1].date if lineage.end and last + 1 < len(dated) else None
+        by_group.setdefault(_group(lineage.steps[-1].key), []).append(
+            {"id": lid, "end": lineage.end, "end_date": end_date, "born_of": lineage.born_of,
+             "merged_into": lineage.merged_into, "steps": steps})
+    for group, items in by_group.items():
+        items.sort(key=lambda item: (_sort_key(item["steps"][-1]["number"]), item["id"]))
+        title = "Glossary" if group == "glossary" else f"Part {group[5:]}" if group.startswith("part-") else f"Section {group}"
+        data = {"title": f"History: {title}", "first": dated[0].key, "lineages": items}
+        wanted[f"history/{group}.json"] = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        wanted[f"history/{group}.rst"] = f".. cr:history:: {group}.json\n"
+    history_names = sorted(by_group, key=lambda g: (g == "glossary", _sort_key(g.removeprefix("part-"))))
+    wanted["index.rst"] = _root_index(releases, change_names, history_names)
+    for name, text in wanted.items():
+        _write_if_changed(src / name, text)
+    for old in list(src.rglob("*.rst")) + list(src.rglob("*.json")):
+        if str(old.relative_to(src)) not in wanted:
+            old.unlink()
+    sphinx_build(src, out, work / "root-doctrees", config("Comprehensive Rules: all releases"), force=force,
+                 what="the site's index, change and history pages")
+
+
+def _root_index(releases: list[Release], changes: list[str], history: list[str]) -> str:
+    lines = ["Comprehensive Rules", "===================", "", "Releases, newest first:", ""]
+    for r in sorted(releases, key=lambda r: (r.date is not None, r.date or "", r.key), reverse=True):
+        lines.append(f"* `{r.date or r.key} <{r.key}/index.html>`__")
+    lines += ["", "What changed between consecutive releases:", ""]
+    lines += [f"* :doc:`changes/{name}`" for name in reversed(changes)]
+    lines += ["", "The history of every rule, by section:", ""]
+    lines += [f"* :doc:`history/{name}`" for name in history]
+    lines += ["", ".. toctree::", "   :hidden:", ""]
+    lines += [f"   changes/{name}" for name in reversed(changes)]
+    lines += [f"   history/{name}" for name in history]
+    return "\n".join(lines) + "\n"
+
+
+def _sort_key(number: str):
+    from crparse.numbers import parse_number
+
+    parsed = parse_number(number.removeprefix("glossary:"))
+    return (0, parsed.key, "") if parsed is not None else (1, (0, 0, 0), number)
+
+
+# -- files --------------------------------------------------------------------------------------------
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Sphinx rereads a source whose mtime changed: leave unchanged files untouched."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and path.read_text("utf-8") == text:
+        return
+    path.write_text(text, "utf-8")
+
+
+def _load(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data.get("releases", {}) if data.get("version") == CACHE_VERSION else {}
+
+
+def _save(path: Path, releases: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"version": CACHE_VERSION, "releases": releases}), "utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,165 @@
+"""One release as a Sphinx project: generated sources, then an HTML build.
+
+The sources hold nothing but directives and toctrees (the rule text is read by the directive
+from the release itself, never written into reST), so no input can inject markup. A build is
+skipped when its stamp (crparse's version, the release's sha256, the site options) is unchanged,
+and Sphinx's own environment makes a rebuild incremental otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import NamedTuple
+
+import crparse
+from crparse.errors import CrparseError
+from crparse.sphinx.directive import FRONT_PAGE, pages
+from crparse.sphinx.prepare import Prepared, prepare
+
+STAMP = ".crparse-site.json"
+
+
+class SiteError(CrparseError):
+    """The site could not be built (a Sphinx warning or error, named)."""
+
+
+class Built(NamedTuple):
+    key: str
+    out: Path
+    pages: int
+    skipped: bool  # nothing changed since the last build
+    warnings: list[str]
+
+
+def _docname(page: str) -> str:
+    return "index" if page == FRONT_PAGE else page
+
+
+def _safe_argument(path: str) -> bool:
+    return path.isprintable() and path == path.strip() and "`" not in path
+
+
+def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
+    """The reST sources of a release's site in `src`; a file is rewritten only when its content
+    changes, so Sphinx rereads only what changed. Returns the docnames."""
+    src.mkdir(parents=True, exist_ok=True)
+    argument = os.path.relpath(release, src)
+    if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy
+        if release.is_dir():
+            raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
+        copy = src / "_release" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copyfile(release, copy)
+        argument = os.path.relpath(copy, src)
+    names = pages(p)
+    docs: dict[str, str] = {}
+    tops = [n for n in names[1:] if n.startswith("part-") or not _in_part(p, n)]
+    for page in names:
+        text = f".. cr:release:: {argument}\n   :page: {page}\n"
+        if page == FRONT_PAGE:
+            text += "\n.. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {_docname(n)}\n" for n in tops)
+        elif page.startswith("part-"):
+            members = [r.number for r in p.document.rules if r.kind == "section" and p.page_of.get(r.parent or "") == page]
+            if members:
+                text += "\n.. toctree::\n   :hidden:\n\n" + "".join(f"   {m}\n" for m in dict.fromkeys(members))
+        docs[_docname(page)] = text
+    for name, text in docs.items():
+        target = src / f"{name}.rst"
+        if not target.exists() or target.read_text("utf-8") != text:
+            target.write_text(text, "utf-8")
+    for old in src.glob("*.rst"):
+        if old.stem not in docs:
+            old.unlink()
+    return list(docs)
+
+
+def _in_part(p: Prepared, page: str) -> bool:
+    head = next((r for r in p.sections.get(page, []) if r.kind == "section"), None)
+    return head is not None and head.parent is not None and p.page_of.get(head.parent, "").startswith("part-")
+
+
+def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
+    return {
+        "extensions": ["crparse.sphinx"],
+        "project": title,
+        "html_title": title,
+        "root_doc": "index",
+        "html_theme": "alabaster",
+        "html_copy_source": False,
+        "html_show_sourcelink": False,
+        "html_show_sphinx": False,
+        "html_js_files": list(extra_js),
+        "language": "en",
+        # Rule text is shown as printed: no curly quotes or dashes made from it.
+        "smartquotes": False,
+        # The global navigation would be rendered again on every page from the whole toctree (half
+        # the build time of a release); the front page's contents and prev/next links do its work.
+        "html_sidebars": {"**": ["searchfield.html", "relations.html"]},
+    }
+
+
+def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: tuple[str, ...] = (),
+                  static: tuple[str, ...] = (), jobs: int = 1, force: bool = False) -> Built:
+    """Build the HTML site of one release into `out` (Sphinx's sources and environment in `work`)."""
+    sha = hashlib.sha256(_identity(release)).hexdigest()
+    stamp = {"crparse": crparse.__version__, "release": sha, "js": list(extra_js)}
+    stamp_file = out / STAMP
+    if not force and stamp_file.exists() and _read_json(stamp_file) == stamp:
+        return Built(key, out, len(list(out.glob("*.html"))), True, [])
+    p = prepare(str(release))
+    title = f"Comprehensive Rules {p.document.effective_date or key}"
+    docnames = write_sources(release, work / "src", p)
+    settings = config(title, extra_js)
+    settings["html_static_path"] = list(static)
+    sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, force=force, what=str(release))
+    stamp_file.write_text(json.dumps(stamp), "utf-8")
+    return Built(key, out, len(docnames), False, [])
+
+
+def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: int = 1, force: bool = False,
+                 what: str) -> None:
+    """Run Sphinx's HTML builder (incremental unless `force`); any warning is a SiteError: the
+    sources are generated, so a warning is a bug or a damaged input, never noise to ignore."""
+    from sphinx.application import Sphinx
+    from sphinx.errors import SphinxError
+    from sphinx.util.console import nocolor
+    from sphinx.util.docutils import docutils_namespace
+
+    nocolor()
+    warnings = io.StringIO()
+    try:
+        # docutils keeps the node classes and directives an application registers in globals:
+        # each build in its own namespace, as sphinx-build does, so that several run in one process.
+        with docutils_namespace():
+            app = Sphinx(str(src), None, str(out), str(doctrees), "html", confoverrides=settings, status=None,
+                         warning=warnings, freshenv=force, parallel=jobs)
+            app.build()
+    except SphinxError as e:
+        raise SiteError(f"{what}: Sphinx failed: {e}") from None
+    messages = [line for line in warnings.getvalue().splitlines() if line.strip()]
+    if app.statuscode or messages:
+        raise SiteError(f"{what}: the site did not build cleanly: " + "; ".join(messages[:5]))
+
+
+def _identity(release: Path) -> bytes:
+    """What a release's site depends on: its bytes (every file of a reST edition)."""
+    if release.is_file():
+        return release.read_bytes()
+    digest = hashlib.sha256()
+    for f in sorted(release.rglob("*")):
+        if f.is_file():
+            digest.update(str(f.relative_to(release)).encode("utf-8", "surrogateescape"))
+            digest.update(f.read_bytes())
+    return digest.digest()
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,121 @@
+"""A release made ready for rendering: its tree, its references, and which page holds each node.
+
+Kept per process by file identity (path, size, mtime), so the pages of one release, read one after
+another (or by forked readers of a parallel build), parse it once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from typing import NamedTuple
+
+import crparse
+from crparse.lookup import Lookup, normalise_title
+from crparse.nodes import Document, Reference, Rule
+from crparse.numbers import parse_number
+
+GLOSSARY_PAGE = "glossary"
+CREDITS_PAGE = "credits"
+INDEX_PAGE = "terms-index"  # the 1999 releases' index; "genindex" and "index" are Sphinx's
+OTHER_PAGE = "other"  # numbered units no section holds (a damaged copy)
+
+
+class Prepared(NamedTuple):
+    document: Document
+    lookup: Lookup
+    references: dict[tuple[str, str, int | None], list[Reference]]  # (source, field, example) -> in order
+    cited_by: dict[str, list[str]]  # node id -> ids of the nodes whose text cites it, in document order
+    page_of: dict[str, str]  # rule number -> page (docname without a directory)
+    anchors: dict[int, str]  # id(rule) -> its HTML id: the number ("704.5k"), or "704.5k-2" for a repeat
+    sections: dict[str, list[Rule]]  # page -> the numbered units it shows, in document order
+
+
+_cache: dict[tuple[str, int, int], Prepared] = {}
+
+
+def prepare(path: str) -> Prepared:
+    """The release at `path`, parsed and indexed (cached while the file is unchanged)."""
+    st = os.stat(path)
+    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    found = _cache.get(key)
+    if found is None:
+        found = _cache[key] = prepared(crparse.parse(path))
+    return found
+
+
+def prepared(doc: Document) -> Prepared:
+    lookup = Lookup(doc)
+    by_place: dict[tuple[str, str, int | None], list[Reference]] = defaultdict(list)
+    cited_by: dict[str, list[str]] = defaultdict(list)
+    for ref in crparse.references(doc):
+        by_place[(ref.source, ref.field, ref.example)].append(ref)
+        for cited in ref.cited:
+            if cited.status != "resolved":
+                continue
+            for target in cited.nodes:
+                sources = cited_by[target]
+                if target != ref.source and (not sources or sources[-1] != ref.source):
+                    sources.append(ref.source)
+    page_of, anchors, sections = _pages(doc)
+    return Prepared(doc, lookup, dict(by_place), {k: _unique(v) for k, v in cited_by.items()},
+                    page_of, anchors, sections)
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _pages(doc: Document) -> tuple[dict[str, str], dict[int, str], dict[str, list[Rule]]]:
+    """Each part and section is a page; a rule or subrule is on its section's page (found through
+    its parents, else through its number: a damaged copy can lose a parent)."""
+    numbers = {r.number: r for r in doc.rules}
+    page_of: dict[str, str] = {}
+    anchors: dict[int, str] = {}
+    sections: dict[str, list[Rule]] = defaultdict(list)
+    seen: dict[str, int] = {}
+    for r in doc.rules:
+        if r.kind == "part":
+            page = part_page(r.number)
+        elif r.kind == "section":
+            page = r.number
+        else:
+            page = _section_of(r, numbers)
+        page_of.setdefault(r.number, page)
+        count = seen[r.number] = seen.get(r.number, 0) + 1
+        anchors[id(r)] = r.number if count == 1 else f"{r.number}-{count}"
+        sections[page].append(r)
+    return page_of, anchors, dict(sections)
+
+
+def _section_of(rule: Rule, numbers: dict[str, Rule]) -> str:
+    parent, hops = rule.parent, 0
+    while parent is not None and hops < 4:
+        found = numbers.get(parent)
+        if found is None:
+            break
+        if found.kind == "section":
+            return found.number
+        parent, hops = found.parent, hops + 1
+    parsed = parse_number(rule.number)
+    if parsed is not None and str(parsed.section) in numbers:
+        return str(parsed.section)
+    return OTHER_PAGE
+
+
+def part_page(number: str) -> str:
+    return f"part-{number}"
+
+
+_SLUG = re.compile(r"[^0-9a-z]+")
+
+
+def term_anchor(term: str) -> str:
+    """"Mana Value" -> "term-mana-value": an id people can type, like Sphinx's own glossary's."""
+    return "term-" + (_SLUG.sub("-", normalise_title(term)).strip("-") or "entry")
+
+
+def term_key(term: str) -> str:
+    """The name a glossary term is known by in the domain and in objects.inv."""
+    return normalise_title(term)
