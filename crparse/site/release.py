@@ -93,6 +93,7 @@ def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
         "html_copy_source": False,
         "html_show_sourcelink": False,
         "html_show_sphinx": False,
+        "html_show_copyright": False,
         "html_js_files": list(extra_js),
         "language": "en",
         # Rule text is shown as printed: no curly quotes or dashes made from it.

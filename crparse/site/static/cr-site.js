@@ -43,7 +43,7 @@
     document.querySelectorAll("div.cr-rule[id], div.cr-subrule[id], div.cr-term[id], section[id]").forEach(function (box) {
       var entry = table[box.id];
       if (!entry || !entry[0] || !entry[2]) return;
-      var target = box.querySelector("p") || box.querySelector("h1");
+      var target = box.tagName === "SECTION" ? box.querySelector("h1, h2") : box.querySelector("p");
       if (!target) return;
       var link = document.createElement("a");
       link.className = "cr-history";
