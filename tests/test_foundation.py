@@ -24,7 +24,7 @@ PACKAGE = ROOT / "crparse"
 # The stages in the order data flows through them; a stage may import the root modules and any
 # stage before it, never one after it.
 STAGES = ["decode", "readers", "blocks", "tree", "pipeline", "parallel", "refs", "writers", "align", "diff", "lineage", "store",
-          "model", "examples", "cli"]
+          "model", "examples", "sphinx", "site", "cli"]
 ROOT_MODULES = {"nodes", "shapes", "numbers", "errors", "collector", "lookup", "inputs", "limits"}
 
 
