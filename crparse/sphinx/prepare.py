@@ -33,15 +33,19 @@ class Prepared(NamedTuple):
 
 
 _cache: dict[tuple[str, int, int], Prepared] = {}
+CACHED = 2  # a project renders one release, seldom two; a process building many keeps the last few
 
 
 def prepare(path: str) -> Prepared:
     """The release at `path`, parsed and indexed (cached while the file is unchanged)."""
     st = os.stat(path)
     key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
-    found = _cache.get(key)
+    found = _cache.pop(key, None)
     if found is None:
-        found = _cache[key] = prepared(crparse.parse(path))
+        found = prepared(crparse.parse(path))
+    _cache[key] = found  # the most recently used last
+    while len(_cache) > CACHED:
+        del _cache[next(iter(_cache))]
     return found
 
 

@@ -100,12 +100,8 @@ def examples(p: Prepared, owner: Rule | GlossaryEntry) -> Iterator[nodes.contain
 def example(p: Prepared, source: str, index: int, ex: Example) -> nodes.container:
     box = nodes.container("", classes=["cr-example"])
     label = ex.label.strip()
-    text = ex.text
-    if text.startswith(label):  # the label is printed with the text in some eras
-        text_offset = len(label)
-    else:
-        text_offset = 0
-    body = paragraphs(p, source, "example", index, text, skip=text_offset)
+    skip = len(label) if ex.text.startswith(label) else 0  # some eras keep the label in the text
+    body = paragraphs(p, source, "example", index, ex.text, skip=skip)
     if not body:
         body = [nodes.paragraph()]
     body[0].insert(0, [nodes.emphasis("", label), nodes.Text(" ")])
@@ -124,8 +120,14 @@ def cited_by(p: Prepared, node_id: str) -> nodes.paragraph | None:
     for i, source in enumerate(sources):
         if i:
             para += nodes.Text(", ")
-        para += _link_to(source, source.removeprefix("glossary:")) or nodes.Text(source)
+        para += _link_to(source, source.removeprefix("glossary:")) or nodes.Text(_place(source))
     return para
+
+
+def _place(node_id: str) -> str:
+    """A citing node that is not a rule or term: "front_matter:3", "index:Mana"."""
+    kind, _, name = node_id.partition(":")
+    return {"front_matter": "the introduction", "index": f"the index ({name})"}.get(kind, node_id)
 
 
 # -- glossary, credits, front matter ---------------------------------------------------------------
