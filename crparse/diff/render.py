@@ -129,7 +129,7 @@ def _words(change: Change, colour: bool) -> str:
     last = len(change.words) - 1
     for i, (op, text) in enumerate(change.words):
         if op == "=":
-            out.append(_trimmed(text, head=i > 0, tail=i < last))
+            out.append(trimmed(text, head=i > 0, tail=i < last))
         elif colour:
             out.append(f"{_RED if op == '-' else _GREEN}{text}{_RESET}")
         else:
@@ -137,14 +137,14 @@ def _words(change: Change, colour: bool) -> str:
     return "".join(out)
 
 
-def _trimmed(text: str, *, head: bool, tail: bool) -> str:
-    """Unchanged text between edits, cut to CONTEXT characters after the edit before it
+def trimmed(text: str, *, head: bool, tail: bool, context: int = CONTEXT) -> str:
+    """Unchanged text between edits, cut to `context` characters after the edit before it
     (`head`) and before the edit after it (`tail`), at word boundaries."""
-    keep = CONTEXT * (head + tail)
+    keep = context * (head + tail)
     if len(text) <= keep + 20:
         return text
-    start = text[:CONTEXT].rpartition(" ")[0] + " " if head else ""
-    end = " " + text[-CONTEXT:].partition(" ")[2] if tail else ""
+    start = text[:context].rpartition(" ")[0] + " " if head else ""
+    end = " " + text[-context:].partition(" ")[2] if tail else ""
     return f"{start}...{end}"
 
 

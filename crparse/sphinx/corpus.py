@@ -15,11 +15,13 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from crparse.diff.render import groups, renumberings
+from crparse.diff.render import groups, renumberings, trimmed
 from crparse.diff.report import Change, Diff
 from crparse.sphinx.prepare import term_anchor
 
 logger = logging.getLogger(__name__)
+
+CONTEXT = 240  # characters of unchanged text kept on each side of an edit
 
 KIND_WORDS = {
     "born": "added", "changed": "reworded", "moved": "renumbered", "moved+changed": "renumbered and reworded",
@@ -124,8 +126,12 @@ class ChangesDirective(_DataDirective):
         box += head
         text = nodes.paragraph("", "", classes=["cr-words"])
         if c.words:
-            for op, words in c.words:
-                text += nodes.Text(words) if op == "=" else nodes.inline("", words, classes=["cr-del" if op == "-" else "cr-ins"])
+            last = len(c.words) - 1
+            for i, (op, words) in enumerate(c.words):
+                if op == "=":  # long unchanged stretches (a list of 300 creature types) cut to their ends
+                    text += nodes.Text(trimmed(words, head=i > 0, tail=i < last, context=CONTEXT))
+                else:
+                    text += nodes.inline("", words, classes=["cr-del" if op == "-" else "cr-ins"])
         else:
             side = "new" if c.new else "old"
             shown = texts.get(f"{side}:{key}")
