@@ -465,14 +465,37 @@ _MAY_CITE = re.compile(r"\d\d\d(?:\.\d+[a-z]?)?")  # a number a text may cite, r
 
 def _citing(us: list[Unit], numbers: set[str]) -> list[Unit]:
     """The units of `us` whose text holds one of `numbers` (read loosely): one scan of all the
-    texts joined, which most units pass with no number of interest (a findall each costs 4x)."""
+    texts joined, which most units pass with no number of interest (a findall each costs 4x).
+    A few numbers (consecutive releases move a handful) are first looked for as they are, a
+    C search each, and only the texts holding one are scanned: the pattern's pass over a whole
+    release takes 10 ms, a search 0.5 ms."""
+    if len(numbers) <= FEW_NUMBERS:
+        joined = "\n".join(u.text for u in us)
+        starts = _starts(us)
+        holding: set[int] = set()
+        for number in numbers:
+            at = joined.find(number)
+            while at >= 0:
+                holding.add(bisect.bisect_right(starts, at) - 1)
+                at = joined.find(number, at + len(number))
+        us = [us[i] for i in sorted(holding)]
+    starts = _starts(us)
+    hits = {bisect.bisect_right(starts, m.start()) - 1
+            for m in _MAY_CITE.finditer("\n".join(u.text for u in us)) if m.group() in numbers}
+    return [us[i] for i in sorted(hits)]
+
+
+# Numbers looked for one by one, at most: each search costs a twentieth of the pattern's pass.
+FEW_NUMBERS = 8
+
+
+def _starts(us: list[Unit]) -> list[int]:
+    """The offset of each unit's text in their texts joined by line breaks."""
     starts, at = [], 0
     for u in us:
         starts.append(at)
         at += len(u.text) + 1
-    hits = {bisect.bisect_right(starts, m.start()) - 1
-            for m in _MAY_CITE.finditer("\n".join(u.text for u in us)) if m.group() in numbers}
-    return [us[i] for i in sorted(hits)]
+    return starts
 
 
 def _container(u: Unit, cls: str) -> str:
