@@ -142,6 +142,11 @@ def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
     b = new_units if new_units is not None else units(new)
     aligner = _Aligner(a, b)
     pairs = tuple(aligner.run())
+    # The units made here are unlinked once done: sibling links are reference cycles, which only
+    # the cyclic collector frees, with a scan of all that was allocated since it last ran.
+    for made in (a if old_units is None else (), b if new_units is None else ()):
+        for u in made:
+            u.previous = u.following = None
     return Alignment(old, new, pairs, complete=not aligner.cut_short)
 
 
