@@ -32,7 +32,7 @@ from rapidfuzz import fuzz
 
 from crparse.align.pairs import Alignment, Pair
 from crparse.align.text import PLACEHOLDER
-from crparse.align.units import Unit, prepare, units
+from crparse.align.units import Unit, prepare, units, unlink
 from crparse.nodes import Document
 
 # How alike two rules must read to be paired: less where the structure agrees. A rule that moved
@@ -142,11 +142,9 @@ def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
     b = new_units if new_units is not None else units(new)
     aligner = _Aligner(a, b)
     pairs = tuple(aligner.run())
-    # The units made here are unlinked once done: sibling links are reference cycles, which only
-    # the cyclic collector frees, with a scan of all that was allocated since it last ran.
-    for made in (a if old_units is None else (), b if new_units is None else ()):
-        for u in made:
-            u.previous = u.following = None
+    for made, given in ((a, old_units), (b, new_units)):
+        if given is None:  # made here, for this alignment only: freed on return (see unlink)
+            unlink(made)
     return Alignment(old, new, pairs, complete=not aligner.cut_short)
 
 

@@ -115,3 +115,10 @@ def units(doc: Document) -> list[Unit]:
             before.following, u.previous = u, before
         last[(u.cls, u.parent)] = u
     return out
+
+
+def unlink(us: list[Unit]) -> None:
+    """Drop the sibling links of units no longer needed: they are reference cycles, which only
+    the cyclic collector frees, with a scan of all that was allocated since it last ran."""
+    for u in us:
+        u.previous = u.following = None
