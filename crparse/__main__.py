@@ -1,3 +1,3 @@
-from crparse.cli.main import main
+from crparse.cli.main import run
 
-raise SystemExit(main())
+raise SystemExit(run())

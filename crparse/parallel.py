@@ -4,17 +4,20 @@ A parse is pure Python and holds the interpreter lock, so only processes run two
 worker is forked from the caller (nothing is imported again) and sends the tree back as
 MessagePack, typed by crparse.nodes.Document: decoding it costs a tenth of parsing it.
 
+Two documents (`crparse diff`): one child forked for the second, no pool. The pool's modules
+(multiprocessing, concurrent.futures) take 25 ms to import and its start-up a few more, most of
+what the second core saves on two releases.
+
 One core, no `fork` (Windows, macOS's default), or CRPARSE_JOBS=1: the same calls, one after
 another in this process.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,6 @@ from crparse.nodes import Document
 from crparse.pipeline import parse
 
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
-_DECODER = msgspec.msgpack.Decoder(Document)
 
 
 def jobs() -> int:
@@ -53,10 +55,21 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     on each tree leaves all parsing to the workers."""
     paths = [str(p) for p in paths]
     workers = min(jobs() - 1, len(paths) - share)  # this process is busy either way
-    if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 1 or not hasattr(os, "fork"):
         for p in paths:
             yield _attempt(p, format, then)
         return
+    if share and len(paths) == 2:
+        child = _Child(paths[1], format, then)
+        try:
+            yield _attempt(paths[0], format, then)
+            yield _unpacked(child.result())
+        finally:
+            child.end()
+        return
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_die_with, initargs=(os.getpid(),))
     # Sharing, this process parses the first path and every (workers + 1)th after it while the
@@ -78,6 +91,78 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
                 yield _attempt(p, format, then)
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+class _Child:
+    """One parse in a forked child, its result read back through a pipe: what a pool's worker
+    returns (`_packed`), tagged: MessagePack bytes as they are, anything else pickled (the child
+    imports pickle, this process only for a refusal or `then`'s result)."""
+
+    def __init__(self, path: str, format: str | None, then: Callable[[Document], Any] | None):
+        readable, writable = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(readable)
+            _child(writable, path, format, then)  # never returns
+        os.close(writable)
+        self.pipe = os.fdopen(readable, "rb")
+
+    def result(self) -> Any:
+        with self.pipe:
+            data = self.pipe.read()
+        os.waitpid(self.pid, 0)
+        self.pid = None
+        if data[:1] == b"M":
+            return data[1:]
+        import pickle
+
+        if data[:1] == b"E":
+            raise pickle.loads(data[1:])
+        if data[:1] != b"P":
+            raise RuntimeError("a parsing process ended without a result (killed, or out of memory)")
+        return pickle.loads(data[1:])
+
+    def end(self) -> None:
+        """Ends and reaps the child whose result was not read (the caller stopped, or failed)."""
+        if self.pid is None:
+            return
+        self.pipe.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        self.pid = None
+
+
+def _child(pipe: int, path: str, format: str | None, then: Callable[[Document], Any] | None) -> None:
+    """The forked child's whole life: no return to the caller's code, no atexit, no flush of
+    buffers inherited from it. It writes nowhere but its pipe: the caller's stdout and stderr
+    are not held open by a child that outlives a killed caller (a reader of them would wait for
+    it), which ends anyway when it writes to the pipe no one reads."""
+    status = 1
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        try:
+            found = _packed(path, format, then)
+            tag = b"M" if type(found) is bytes else b"P"
+        except BaseException as err:  # noqa: BLE001 - raised in the caller, as from a pool
+            found, tag = err, b"E"
+        if tag != b"M":
+            import pickle
+
+            try:
+                found = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as err:  # noqa: BLE001 - an exception that does not pickle
+                found, tag = pickle.dumps(RuntimeError(f"{type(err).__name__}: {err}")), b"E"
+        with open(pipe, "wb") as out:
+            out.write(tag)
+            out.write(found)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _die_with(parent: int) -> None:
@@ -128,7 +213,13 @@ def _unpack(data: bytes) -> Document:
         import pickle
 
         return pickle.loads(data)
-    return _DECODER.decode(data)
+    return _decoder().decode(data)
+
+
+@functools.cache
+def _decoder() -> msgspec.msgpack.Decoder:
+    """Made on first use: building it reads the types of every node (2 ms)."""
+    return msgspec.msgpack.Decoder(Document)
 
 
 def _unpacked(result: Any) -> Any:

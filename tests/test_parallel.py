@@ -90,3 +90,30 @@ def test_then_runs_with_the_parse_and_its_refusal_is_the_item(paths, workers, sh
             assert isinstance(found, CrparseError) and str(found) == str(err.located(path)), (path, found)
         else:
             assert found == (doc, expected)
+
+
+@pytest.mark.parametrize("pick", [(0, 1), (0, 2), (3, 1), (2, 4)])
+@pytest.mark.parametrize("then", [None, _rule_count])
+def test_two_paths_one_child(paths, pick, then, monkeypatch):
+    """Two paths (crparse diff) take a single forked child, not a pool: the same items."""
+    monkeypatch.setenv("CRPARSE_JOBS", "2")
+    two = [paths[i] for i in pick]
+    for path, found in zip(two, parse_all(two, then=then)):
+        try:
+            doc = crparse.parse(path)
+            expected = doc if then is None else (doc, then(doc))
+        except CrparseError as err:
+            assert isinstance(found, CrparseError) and str(found) == str(err.located(path)), (path, found)
+        else:
+            assert found == expected, path
+
+
+def test_two_paths_a_consumer_that_stops_early_leaves_no_child(paths, monkeypatch):
+    import os
+
+    monkeypatch.setenv("CRPARSE_JOBS", "2")
+    found = parse_all(paths[:2])
+    next(found)
+    found.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)

@@ -32,7 +32,7 @@ from rapidfuzz import fuzz
 
 from crparse.align.pairs import Alignment, Pair
 from crparse.align.text import PLACEHOLDER
-from crparse.align.units import Unit, prepare, units
+from crparse.align.units import Unit, prepare, units, unlink
 from crparse.nodes import Document
 
 # How alike two rules must read to be paired: less where the structure agrees. A rule that moved
@@ -142,6 +142,9 @@ def align(old: Document, new: Document, *, old_units: list[Unit] | None = None,
     b = new_units if new_units is not None else units(new)
     aligner = _Aligner(a, b)
     pairs = tuple(aligner.run())
+    for made, given in ((a, old_units), (b, new_units)):
+        if given is None:  # made here, for this alignment only: freed on return (see unlink)
+            unlink(made)
     return Alignment(old, new, pairs, complete=not aligner.cut_short)
 
 
@@ -160,11 +163,11 @@ class _Aligner:
         for u in b:
             if u.parent is not None:
                 self.b_children[u.parent].append(u)
-        self.pair: dict[int, Unit] = {}  # id(old unit) -> new unit
-        self.back: dict[int, Unit] = {}  # id(new unit) -> old unit
-        self.split: dict[int, list[Unit]] = {}  # id(old unit) -> its pieces, beyond its pair
-        self.merged: dict[int, list[Unit]] = {}  # id(new unit) -> the old units merged into it
-        self.as_printed: set[int] = set()  # id(old unit) paired on its text as printed
+        self.pair: dict[Unit, Unit] = {}  # old unit -> new unit (units hash by identity)
+        self.back: dict[Unit, Unit] = {}  # new unit -> old unit
+        self.split: dict[Unit, list[Unit]] = {}  # old unit -> its pieces, beyond its pair
+        self.merged: dict[Unit, list[Unit]] = {}  # new unit -> the old units merged into it
+        self.as_printed: set[Unit] = set()  # old units paired on their text as printed
         size = sum(len(u.text) + CALL_COST for u in a) + sum(len(u.text) + CALL_COST for u in b)
         self.budget = _Budget(WORK_FACTOR * size, min(CALLS_PER_UNIT * (len(a) + len(b)) + 10_000, MAX_CALLS))
         self.cut_short = False
@@ -172,22 +175,22 @@ class _Aligner:
     # -- bookkeeping -------------------------------------------------------------------------
 
     def _link(self, o: Unit, n: Unit) -> None:
-        self.pair[id(o)] = n
-        self.back[id(n)] = o
+        self.pair[o] = n
+        self.back[n] = o
 
-    def _free(self, us: Iterable[Unit], side: dict[int, Unit]) -> list[Unit]:
-        return [u for u in us if id(u) not in side]
+    def _free(self, us: Iterable[Unit], side: dict[Unit, Unit]) -> list[Unit]:
+        return [u for u in us if u not in side]
 
     def _parent_of(self, u: Unit, by_key: dict[str, Unit]) -> Unit | None:
         return by_key.get(u.parent) if u.parent else None
 
     def _parents_paired(self, o: Unit, n: Unit) -> bool:
         po, pn = self._parent_of(o, self.a_by_key), self._parent_of(n, self.b_by_key)
-        return po is not None and pn is not None and self.pair.get(id(po)) is pn
+        return po is not None and pn is not None and self.pair.get(po) is pn
 
     def _neighbours_paired(self, o: Unit, n: Unit) -> bool:
-        return (o.previous is not None and n.previous is not None and self.pair.get(id(o.previous)) is n.previous) or (
-            o.following is not None and n.following is not None and self.pair.get(id(o.following)) is n.following
+        return (o.previous is not None and n.previous is not None and self.pair.get(o.previous) is n.previous) or (
+            o.following is not None and n.following is not None and self.pair.get(o.following) is n.following
         )
 
     # -- the passes ----------------------------------------------------------------------------
@@ -228,13 +231,13 @@ class _Aligner:
                 continue
             if len(os_) == 1 and len(ns) == 1:
                 self._link(os_[0], ns[0])
-                self.as_printed.add(id(os_[0]))
+                self.as_printed.add(os_[0])
             elif len(os_) == len(ns) and len(os_) > SAME_TEXT_IN_ORDER:
                 # hundreds of units that read alike ("Reserved." by the thousand, made to be
                 # aligned): paired in their order, not each scored against its forty siblings
                 for o, n in zip(os_, ns):
                     self._link(o, n)
-                    self.as_printed.add(id(o))
+                    self.as_printed.add(o)
 
     def _exact(self) -> None:
         for cls in ("rule", "glossary", "section", "part"):
@@ -257,7 +260,7 @@ class _Aligner:
         terms = {u.key.casefold(): u for u in self._free(self.b_cls["glossary"], self.back)}
         for o in self._free(self.a_cls["glossary"], self.pair):
             n = terms.get(o.key.casefold())
-            if n is not None and id(n) not in self.back:
+            if n is not None and n not in self.back:
                 self._link(o, n)
 
     def _containers(self, cls: str, member_cls: str) -> None:
@@ -271,7 +274,7 @@ class _Aligner:
         for o in self.a_cls[member_cls]:
             container = _container(o, cls)
             size[container] += 1
-            n = self.pair.get(id(o))
+            n = self.pair.get(o)
             if n is not None:
                 votes[(container, _container(n, cls))] += 1
         scores: dict[tuple[int, int], float] = {}
@@ -297,17 +300,17 @@ class _Aligner:
         if not old or not new:
             return
         index = _WordIndex(new)
-        new_pos = {id(n): j for j, n in enumerate(new)}
+        new_pos = {n: j for j, n in enumerate(new)}
         scores: dict[tuple[int, int], float] = {}
         try:
             for i, o in enumerate(old):
-                candidates = {new_pos[id(n)] for n in index.candidates(o.core, CANDIDATES)}
+                candidates = {new_pos[n] for n in index.candidates(o.core, CANDIDATES)}
                 same = self.b_by_key.get(o.key)
-                if same is not None and id(same) in new_pos:
-                    candidates.add(new_pos[id(same)])
+                if same is not None and same in new_pos:
+                    candidates.add(new_pos[same])
                 for n in self._structural(o):
-                    if id(n) in new_pos:
-                        candidates.add(new_pos[id(n)])
+                    if n in new_pos:
+                        candidates.add(new_pos[n])
                 self.budget.charge(CALL_COST)  # the candidates' own finding
                 for j in candidates:
                     score = self._score(o, new[j])
@@ -320,12 +323,12 @@ class _Aligner:
     def _structural(self, o: Unit) -> Iterable[Unit]:
         """The new units standing where `o` stood: after the pair of its previous sibling, before
         the pair of the next, among the children of its parent's pair."""
-        if o.previous is not None and (p := self.pair.get(id(o.previous))) is not None and p.following is not None:
+        if o.previous is not None and (p := self.pair.get(o.previous)) is not None and p.following is not None:
             yield p.following
-        if o.following is not None and (f := self.pair.get(id(o.following))) is not None and f.previous is not None:
+        if o.following is not None and (f := self.pair.get(o.following)) is not None and f.previous is not None:
             yield f.previous
         parent = self._parent_of(o, self.a_by_key)
-        if parent is not None and (p := self.pair.get(id(parent))) is not None:
+        if parent is not None and (p := self.pair.get(parent)) is not None:
             same_place = self.b_by_key.get(p.key + o.key[len(parent.key):])  # 313.1 under 313 -> 513.1
             if same_place is not None:
                 yield same_place
@@ -355,23 +358,23 @@ class _Aligner:
         gained that text, was merged into it."""
         for n in self._free(self.b_cls["rule"], self.back):
             for relative in self._relatives(n, self.b_by_key):
-                o = self.back.get(id(relative))
+                o = self.back.get(relative)
                 if o is None:
                     continue
                 prepare([n, o, relative])
                 if self._part_of(n, o) and self.budget.ratio(o.masked, relative.masked) < 99:
-                    self.split.setdefault(id(o), []).append(n)
-                    self.back[id(n)] = o
+                    self.split.setdefault(o, []).append(n)
+                    self.back[n] = o
                     break
         for o in self._free(self.a_cls["rule"], self.pair):
             for relative in self._relatives(o, self.a_by_key):
-                n = self.pair.get(id(relative))
+                n = self.pair.get(relative)
                 if n is None:
                     continue
                 prepare([o, n, relative])
                 if self._part_of(o, n) and self.budget.ratio(relative.masked, n.masked) < 99:
-                    self.merged.setdefault(id(n), []).append(o)
-                    self.pair[id(o)] = n
+                    self.merged.setdefault(n, []).append(o)
+                    self.pair[o] = n
                     break
 
     def _part_of(self, piece: Unit, whole: Unit) -> bool:
@@ -388,34 +391,34 @@ class _Aligner:
     # -- the result ----------------------------------------------------------------------------
 
     def _pairs(self) -> list[Pair]:
-        merged_old = {id(x) for ms in self.merged.values() for x in ms}
+        merged_old = {x for ms in self.merged.values() for x in ms}
         renumbered = {}
         for o in self.a:
-            n = self.pair.get(id(o))
-            if n is not None and id(o) not in merged_old:
+            n = self.pair.get(o)
+            if n is not None and o not in merged_old:
                 renumbered[o.key] = n.key
         # texts paired as printed whose words cite a number that now names another node (moved,
         # or gone): their citations are checked against the renumbering (the rest cannot differ)
-        moved = {k for k, v in renumbered.items() if k != v} | {o.key for o in self.a if id(o) not in self.pair}
-        citing = _citing([o for o in self.a if id(o) in self.as_printed], moved)
-        prepare(citing + [self.pair[id(o)] for o in citing])
+        moved = {k for k, v in renumbered.items() if k != v} | {o.key for o in self.a if o not in self.pair}
+        citing = _citing([o for o in self.a if o in self.as_printed], moved)
+        prepare(citing + [self.pair[o] for o in citing])
         placed: list[tuple[tuple[int, int, int], Pair]] = []
         last_new = -1
         for o in self.a:
-            n = self.pair.get(id(o))
+            n = self.pair.get(o)
             if n is None:
                 placed.append(((last_new, 1, o.order), Pair(o.key, None, "removed", similarity=0.0)))
                 continue
             last_new = n.order
-            if id(o) in self.split:
-                for piece in (n, *self.split[id(o)]):
+            if o in self.split:
+                for piece in (n, *self.split[o]):
                     placed.append(((piece.order, 0, o.order), self._classify(o, piece, renumbered, "split")))
-            elif id(o) in merged_old or id(n) in self.merged:
+            elif o in merged_old or n in self.merged:
                 placed.append(((n.order, 0, o.order), self._classify(o, n, renumbered, "merged")))
             else:
                 placed.append(((n.order, 0, o.order), self._classify(o, n, renumbered, None)))
         for n in self.b:
-            if id(n) not in self.back:
+            if n not in self.back:
                 placed.append(((n.order, 0, -1), Pair(None, n.key, "added", similarity=0.0)))
         placed.sort(key=lambda p: p[0])
         return [p for _, p in placed]
@@ -423,7 +426,7 @@ class _Aligner:
     def _classify(self, o: Unit, n: Unit, renumbered: dict[str, str], kind: str | None) -> Pair:
         """The kind of a pair, from its rule's own text (title and text); its examples are
         compared too, and a change in them is the flag `examples`."""
-        if id(o) in self.as_printed and kind is None:
+        if o in self.as_printed and kind is None:
             moved = "moved" if o.key != n.key else "unchanged"
             if o.cited and tuple(renumbered.get(c, c) for c in o.cited) != n.cited:
                 # the same words, but a cited number now names another rule than the one cited
@@ -465,14 +468,37 @@ _MAY_CITE = re.compile(r"\d\d\d(?:\.\d+[a-z]?)?")  # a number a text may cite, r
 
 def _citing(us: list[Unit], numbers: set[str]) -> list[Unit]:
     """The units of `us` whose text holds one of `numbers` (read loosely): one scan of all the
-    texts joined, which most units pass with no number of interest (a findall each costs 4x)."""
+    texts joined, which most units pass with no number of interest (a findall each costs 4x).
+    A few numbers (consecutive releases move a handful) are first looked for as they are, a
+    C search each, and only the texts holding one are scanned: the pattern's pass over a whole
+    release takes 10 ms, a search 0.5 ms."""
+    if len(numbers) <= FEW_NUMBERS:
+        joined = "\n".join(u.text for u in us)
+        starts = _starts(us)
+        holding: set[int] = set()
+        for number in numbers:
+            at = joined.find(number)
+            while at >= 0:
+                holding.add(bisect.bisect_right(starts, at) - 1)
+                at = joined.find(number, at + len(number))
+        us = [us[i] for i in sorted(holding)]
+    starts = _starts(us)
+    hits = {bisect.bisect_right(starts, m.start()) - 1
+            for m in _MAY_CITE.finditer("\n".join(u.text for u in us)) if m.group() in numbers}
+    return [us[i] for i in sorted(hits)]
+
+
+# Numbers looked for one by one, at most: each search costs a twentieth of the pattern's pass.
+FEW_NUMBERS = 8
+
+
+def _starts(us: list[Unit]) -> list[int]:
+    """The offset of each unit's text in their texts joined by line breaks."""
     starts, at = [], 0
     for u in us:
         starts.append(at)
         at += len(u.text) + 1
-    hits = {bisect.bisect_right(starts, m.start()) - 1
-            for m in _MAY_CITE.finditer("\n".join(u.text for u in us)) if m.group() in numbers}
-    return [us[i] for i in sorted(hits)]
+    return starts
 
 
 def _container(u: Unit, cls: str) -> str:

@@ -36,9 +36,12 @@ class Unit:
 
 
 def _rule_text(r: Rule) -> tuple[str, str]:
-    head = "\n".join(t for t in (r.title, r.text) if t)
-    examples = "\n".join(f"{e.label} {e.text}" if e.text else e.label for e in r.examples)
-    return head, examples
+    # once for every rule of both releases: no generator where a test of two fields does
+    title, text = r.title, r.text
+    head = f"{title}\n{text}" if title and text else title or text
+    if not r.examples:
+        return head, ""
+    return head, "\n".join(f"{e.label} {e.text}" if e.text else e.label for e in r.examples)
 
 
 def _entry_text(g: GlossaryEntry) -> tuple[str, str]:
@@ -95,12 +98,16 @@ def texts(doc: Document, keys: set[str] | None = None) -> dict[str, str]:
 
 def units(doc: Document) -> list[Unit]:
     """Every unit of `doc`, in document order, siblings linked."""
-    listed = [(r.number, CLASSES.get(r.kind, "rule"), r.parent, *_rule_text(r)) for r in doc.rules]
-    listed += [(f"glossary:{g.term}", "glossary", None, *_entry_text(g)) for g in doc.glossary]
-    out = [
-        Unit(key, cls, parent, i, f"{head}\n{examples}" if examples else head, head, examples)
-        for i, (key, cls, parent, head, examples) in enumerate(listed)
-    ]
+    out: list[Unit] = []
+    append = out.append
+    for r in doc.rules:
+        head, examples = _rule_text(r)
+        append(Unit(r.number, CLASSES.get(r.kind, "rule"), r.parent, len(out),
+                    f"{head}\n{examples}" if examples else head, head, examples))
+    for g in doc.glossary:
+        head, examples = _entry_text(g)
+        append(Unit(f"glossary:{g.term}", "glossary", None, len(out),
+                    f"{head}\n{examples}" if examples else head, head, examples))
     last: dict[tuple[str, str | None], Unit] = {}
     for u in out:
         before = last.get((u.cls, u.parent))
@@ -108,3 +115,10 @@ def units(doc: Document) -> list[Unit]:
             before.following, u.previous = u, before
         last[(u.cls, u.parent)] = u
     return out
+
+
+def unlink(us: list[Unit]) -> None:
+    """Drop the sibling links of units no longer needed: they are reference cycles, which only
+    the cyclic collector frees, with a scan of all that was allocated since it last ran."""
+    for u in us:
+        u.previous = u.following = None

@@ -12,7 +12,6 @@ A few tags only count where the file name says HTML too.
 from __future__ import annotations
 
 import re
-import zipfile
 from io import BytesIO
 from itertools import islice
 
@@ -105,6 +104,8 @@ def _line(raw: bytes, offset: int) -> int:
 
 
 def _zip_format(raw: bytes) -> str:
+    import zipfile  # only for an archive: with its own imports (shutil, bz2, lzma) 5 ms
+
     try:
         names = zipfile.ZipFile(BytesIO(raw)).namelist()
     except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError) as err:

@@ -13,9 +13,9 @@ the 2026 release).
 from __future__ import annotations
 
 import hashlib
+import pkgutil
 import re
 from collections.abc import Iterable
-from importlib import resources
 from typing import NamedTuple
 
 import msgspec
@@ -210,8 +210,10 @@ def _entry(parts: Parts, head: Block, attachments) -> GlossaryEntry:
     return GlossaryEntry(head.text, "\n".join(texts), head.line, spans[-1][1], senses, tuple(examples), tuple(spans))
 
 
+# The package's files are read with pkgutil: importlib.resources costs 5 ms of imports (tempfile,
+# random) in every process that parses, and reads them no differently.
 def _grammar() -> str:
-    return resources.files("crparse.tree").joinpath("grammars/document.lark").read_text(encoding="utf-8")
+    return pkgutil.get_data("crparse.tree", "grammars/document.lark").decode("utf-8")
 
 
 def _typed_lexer():
@@ -278,7 +280,7 @@ def grammar_digest(grammar: str) -> str:
 def shipped_table(grammar: str) -> dict | None:
     """The table shipped with the package, if it was made from this grammar."""
     try:
-        raw = resources.files("crparse.tree").joinpath(TABLE_FILE).read_bytes()
+        raw = pkgutil.get_data("crparse.tree", TABLE_FILE)
         data = msgspec.json.decode(raw)
     except (OSError, msgspec.DecodeError):
         return None

@@ -11,7 +11,6 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from importlib import resources
 
 import msgspec
 
@@ -215,5 +214,7 @@ def _without_surrogates(data: dict) -> dict:
 
 def schema(which: str = "document") -> dict:
     """A published JSON Schema: of the document object ("document") or of the diff ("diff")."""
+    from importlib import resources  # only here: its imports cost 5 ms, and only `crparse schema` reads these
+
     text = resources.files("crparse.writers").joinpath(f"schema/{which}.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
