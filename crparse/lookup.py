@@ -73,7 +73,9 @@ class Lookup:
         a, b = parse_number(first), parse_number(last)
         if a is None or b is None or a.kind != b.kind or a.key > b.key:
             return ()
-        keys = self._keys.get(a.kind, [])
+        keys = self._keys.get(a.kind)
+        if keys is None:  # a range of subrules in a document that has none
+            return ()
         lo, hi = bisect.bisect_left(keys, a.key), bisect.bisect_right(keys, b.key)
         return tuple(n for _, n in self._sorted[a.kind][lo:hi])
 

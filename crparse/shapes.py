@@ -63,7 +63,7 @@ INDEX_HEADING = re.compile(r"[ \t]*Index[ \t]*$", re.IGNORECASE)
 TOC_ENTRY = re.compile(
     r"""[ \t]*(?:(?P<number>\d{1,3})\.[ \t]+)?
     (?P<title>(?(number)\S.*?|(?:Introduction|Glossary|Credits|Index|Contents|Questions\?)))
-    (?:[ \t]*\.{2,}[ \t]*(?P<page>\d+))?[ \t]*$""",
+    (?:[ \t]*\.{2,}[ \t]*(?P<page>\d{1,6}))?[ \t]*$""",
     re.VERBOSE,
 )
 INDEX_ENTRY = re.compile(r"(?P<indent>\t*| *)(?P<term>.*?)(?:,[ \t]*(?P<locators>\d.*))?[ \t]*$")

@@ -173,12 +173,24 @@ def run_lineage(args) -> int:
     from crparse.lineage import chain
     from crparse.parallel import parse_all
 
-    docs = []
-    for doc in parse_all(i.path for i in inputs(args.paths) if i.skipped is None):
+    from crparse.cli.main import report
+
+    docs, readable = [], []
+    for item in inputs(args.paths):
+        if item.skipped is None:
+            readable.append(item.path)
+        else:
+            report(f"crparse: {item.path}: skipped: {item.skipped}")
+    # One file refused is said and left out; the others still make the lineage.
+    for doc in parse_all(readable):
         if isinstance(doc, CrparseError):
-            raise doc
-        if doc.effective_date:
+            report(f"crparse: {doc}")
+        elif doc.effective_date:
             docs.append(doc)
+        else:
+            report(f"crparse: {doc.source.path}: no effective date found: left out of lineage")
+    if not docs:
+        raise CrparseError("lineage: no dated release to chain")
     docs.sort(key=lambda d: d.effective_date)
     result = chain(docs, progress=lambda done, total: _Progress()("align", done, total))
     data = {

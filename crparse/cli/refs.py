@@ -203,8 +203,8 @@ def run_cite_check(args) -> int:
     status, files, total, stale = exits.OK, 0, 0, 0
     for item in inputs(args.files, editions=False):
         if item.skipped:
+            _report(f"crparse: {item.path}: skipped: {item.skipped}")
             if item.named:
-                _report(f"crparse: {item.path}: skipped: {item.skipped}")
                 status = exits.REFUSED
             continue
         try:

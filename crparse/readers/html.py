@@ -37,6 +37,23 @@ _CLOSE = object()  # stack entry: the element under it on the stack has ended
 MAX_HTML_TAGS = 150_000
 
 
+@contextmanager
+def _no_guessing():
+    """bs4 guesses an encoding with whichever detector happens to be installed (chardet,
+    charset-normalizer: Sphinx brings the latter) before its own fallbacks: the same bytes would
+    read differently, and undecodable bytes pass unnoticed, depending on the machine. Without a
+    detector, they are the declared encoding, UTF-8 or windows-1252, and bytes none of them
+    decodes are replaced and said (a diagnostic)."""
+    import bs4.dammit
+
+    detector = getattr(bs4.dammit, "chardet_module", None)
+    bs4.dammit.chardet_module = None
+    try:
+        yield
+    finally:
+        bs4.dammit.chardet_module = detector
+
+
 def read(raw: bytes, path: str | None = None) -> Extract:
     tags = raw.count(b"<")
     if tags > MAX_HTML_TAGS:
@@ -53,7 +70,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         warnings.simplefilter("always")
         try:
             # decoded here (as bs4 would) to be defused before the parser sees it
-            dammit = UnicodeDammit(raw, is_html=True)
+            with _no_guessing():
+                dammit = UnicodeDammit(raw, is_html=True)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             soup = BeautifulSoup(_defused(dammit.unicode_markup), "html.parser")

@@ -191,6 +191,11 @@ MAX_RST_NESTING = 16
 # docutils' time for a paragraph's inline markup grows with its square (a reference or an unmatched
 # backquote: 20,000 in one paragraph took 35 s); the 2011-07-15 edition has 64 at most in one.
 MAX_RST_PARAGRAPH_MARKUP = 512
+# Substitutions defined by others (`.. |a| replace:: |b| |b|`) multiply: 14 levels of two make
+# 16,384 nodes, which docutils' substitution transform handled in 17 s (it rescans them, a square);
+# each level more doubled it. Past this many substitutions in all, once expanded, the edition is
+# refused. The CR's editions use none defined by another: each |T| stands for itself.
+MAX_RST_SUBSTITUTIONS = 2_000
 # Headings matched with a Contents list (difflib, worse than quadratic: 2,000 of each took 52 s):
 # past this many pairs (entries x headings), the Contents is not matched (0.3 s at most; an edition
 # has ~140 x 140).

@@ -628,11 +628,59 @@ def _propagate_targets():
     return LinearPropagateTargets
 
 
+# A substitution defined by a replacement text (which may use other substitutions), and a use of
+# one: names as docutils compares them (case and inner spaces aside).
+_REPLACE = re.compile(r"^\.\.[ \t]+\|(?P<name>[^|\n]+)\|[ \t]+replace::(?P<text>.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
+_USE = re.compile(r"\|(?P<name>[^|\s](?:[^|\n]*[^|\s])?)\|")
+
+
+def _name(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _check_substitutions(text: str) -> None:
+    """Refuse the text if its substitutions, each expanded into those it uses, come to more than
+    MAX_RST_SUBSTITUTIONS (counted on the definitions, before docutils multiplies them)."""
+    uses: dict[str, list[str]] = {}
+    definitions: list[tuple[int, int]] = []
+    for m in _REPLACE.finditer(text):
+        uses.setdefault(_name(m["name"]), [_name(u["name"]) for u in _USE.finditer(m["text"])])
+        definitions.append(m.span())
+    if not any(uses.values()):
+        return  # no substitution uses another: each use is one node
+    limit = L.MAX_RST_SUBSTITUTIONS
+    size: dict[str, int] = {}  # a substitution's nodes once expanded (a cycle counts once: docutils refuses it)
+    for root in uses:
+        stack, open_ = [root], {root}
+        while stack:  # depth first without recursion: a chain of thousands of definitions
+            name = stack[-1]
+            pending = [u for u in uses.get(name, ()) if u not in size and u not in open_]
+            if pending:
+                stack.extend(pending)
+                open_.update(pending)
+                continue
+            size[name] = min(limit + 1, 1 + sum(size.get(u, 1) for u in uses.get(name, ())))
+            stack.pop()
+            open_.discard(name)
+    total, inside = 0, 0
+    for m in _USE.finditer(text):
+        while inside < len(definitions) and definitions[inside][1] <= m.start():
+            inside += 1
+        if inside < len(definitions) and definitions[inside][0] <= m.start():
+            continue  # a use inside a definition is counted where the definition is used
+        total += size.get(_name(m["name"]), 1)
+        if total > limit:
+            raise RefusedInput(
+                f"reST substitutions defined by other substitutions that expand into more than {limit:,} in all "
+                "(docutils' time for them grows with their square)", line=text.count("\n", 0, m.start()) + 1)
+
+
 def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True):
     from docutils import nodes
     from docutils.core import publish_doctree
 
     _prescan(text, source, budget, main)
+    _check_substitutions(text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))

@@ -71,7 +71,7 @@ def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup
             at = c.start
             cited = tuple(cite_item(i, text, targets) for i in c.items)
             out.append(Citation(path, line, c.start - line_start + 1, text[c.start : c.end], cited))
-            cited_total += sum(len(x.nodes) for x in cited)
+            cited_total += sum(max(1, len(x.nodes)) for x in cited)  # a missing target costs its reading too
             if len(out) > limit:
                 raise RefusedInput(too_many_references(limit), path=path, line=line)
             if cited_total > cited_limit:

@@ -223,7 +223,7 @@ def _references(doc: Document) -> tuple[Reference, ...]:
             if len(cited) == 1:
                 cited = (_check_context(cited[0], text, c, targets),)
             found.append((k, c, cited))
-            cited_total += sum(len(x.nodes) for x in cited)
+            cited_total += sum(max(1, len(x.nodes)) for x in cited)  # a missing target costs its reading too
             if len(found) > limit:  # counted as they are read: a refusal costs no more than the limit
                 raise RefusedInput(too_many_references(limit), line=segments[k].line_of(c.start))
             if cited_total > cited_limit:
@@ -245,7 +245,7 @@ def _references(doc: Document) -> tuple[Reference, ...]:
         for citation in iter_phrases(entry.locators, bare=True):
             cited = tuple(cite_item(i, entry.locators, targets) for i in citation.items)
             out.append(_reference(f"index:{entry.term}", "locators", None, entry.locators, citation, cited, entry.line))
-            cited_total += sum(len(x.nodes) for x in cited)
+            cited_total += sum(max(1, len(x.nodes)) for x in cited)  # a missing target costs its reading too
             if cited_total > cited_limit:
                 raise RefusedInput(too_many_cited(cited_limit), line=entry.line)
             if len(out) > limit:

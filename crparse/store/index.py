@@ -78,7 +78,12 @@ def _sha256(path: str) -> str:
 
 def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | None = None) -> Report:
     report = Report()
-    files = [i for i in inputs(paths) if i.skipped is None]
+    files = []
+    for item in inputs(paths):
+        if item.skipped is None:
+            files.append(item)
+        else:  # a FIFO, a device, a link out of the directory: said, never opened
+            report.refused.append(f"{item.path}: skipped: {item.skipped}")
     known = {sha for (sha,) in db.execute("SELECT sha256 FROM releases")}
     stored_at: dict[str, list[tuple[int, str]]] = {}
     for rid, path, sha in db.execute("SELECT id, path, sha256 FROM releases"):

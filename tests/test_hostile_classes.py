@@ -1,0 +1,83 @@
+"""Hostile inputs of the third adversarial sweep (each failed before its fix): ranges of a kind
+the document lacks, a page number too long for int(), a chain of missing targets, reST
+substitutions that multiply, and batches with one bad file or a FIFO in them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from small_releases import write_releases
+
+import crparse
+from crparse.errors import RefusedInput
+
+HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 1, 2020.\n\n"
+
+
+@pytest.mark.parametrize("cited", ["rules 100.2a–b", "rules 603.7d - f", "rules 100–102"])
+def test_a_range_of_a_kind_the_document_lacks_is_dangling(cited):
+    doc = crparse.parse(f"100.1. See {cited}.\n\n100.2. To play.\n".encode())
+    refs = crparse.references(doc)
+    assert refs and all(r.status in ("dangling", "external") for r in refs)
+
+
+def test_a_contents_page_number_too_long_for_int_is_no_page():
+    doc = crparse.parse(("Magic: The Gathering Comprehensive Rules\n\nContents\n\n1. Game Concepts\n100. General ..... "
+                         + "9" * 5000 + "\n\n1. Game Concepts\n\n100. General\n\n100.1. Rules.\n\n100.2. More rules.\n").encode())
+    assert "100.1" in doc
+
+
+def test_missing_targets_count_towards_the_cited_limit(monkeypatch):
+    monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "1000")  # 2,000 cited in all
+    doc = crparse.parse(("100.1. Start rules " + "999.9, " * 3000 + "999.9.\n\n100.2. To play.\n").encode())
+    with pytest.raises(RefusedInput, match="citing more than 2,000 rules"):
+        crparse.references(doc)
+
+
+def _substitutions(levels: int) -> bytes:
+    head = "Rules\n=====\n\n100.1\n-----\n\nThese rules. See rule 100.2.\n\n100.2\n-----\n\nTwo.\n\n"
+    body = "".join(f".. |s{i}| replace:: |s{i + 1}| |s{i + 1}|\n" for i in range(levels))
+    return (head + body + f".. |s{levels}| replace:: x\n\n100.3\n-----\n\n|s0|\n").encode()
+
+
+def test_substitutions_that_multiply_are_refused_before_docutils():
+    with pytest.raises(RefusedInput, match="substitutions defined by other substitutions") as refused:
+        crparse.parse(_substitutions(40), format="rst")  # 2^40 nodes: never ended before
+    assert refused.value.line == 59  # the use that expands past the limit
+    doc = crparse.parse(_substitutions(8), format="rst")  # 511 nodes: read as before
+    assert "100.3" in doc
+
+
+def crparse_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "crparse", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=os.environ | {"CRPARSE_JOBS": "1"}, timeout=120)
+
+
+def test_lineage_of_a_directory_with_a_bad_file_chains_the_others(tmp_path):
+    folder = write_releases(tmp_path / "releases", count=2)
+    (folder / "2020-02-01.txt").write_text("")  # empty: refused
+    os.mkfifo(folder / "2020-03-01.txt")
+    done = crparse_cli("lineage", str(folder), "--json")
+    assert done.returncode == 0, done.stderr
+    assert [r["date"] for r in json.loads(done.stdout)["releases"]] == ["2020-01-01", "2020-04-01"]
+    said = done.stderr.splitlines()
+    assert any("2020-02-01.txt: empty input" in line for line in said)
+    assert any("2020-03-01.txt: skipped: not a regular file (a FIFO)" in line for line in said)
+
+
+def test_index_and_cite_check_say_what_a_walk_skipped(tmp_path):
+    folder = write_releases(tmp_path / "releases", count=1)
+    os.mkfifo(folder / "pipe.txt")
+    done = crparse_cli("index", str(folder), "--db", str(tmp_path / "store.sqlite"))
+    assert done.returncode == 0 and "pipe.txt: skipped: not a regular file (a FIFO)" in done.stderr
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "engine.py").write_text("# 100.1\n")
+    os.mkfifo(code / "pipe.py")
+    done = crparse_cli("cite-check", str(code), "--cr", str(folder / "2020-01-01.txt"))
+    assert done.returncode == 0 and "pipe.py: skipped: not a regular file (a FIFO)" in done.stderr
