@@ -81,3 +81,13 @@ def test_index_and_cite_check_say_what_a_walk_skipped(tmp_path):
     os.mkfifo(code / "pipe.py")
     done = crparse_cli("cite-check", str(code), "--cr", str(folder / "2020-01-01.txt"))
     assert done.returncode == 0 and "pipe.py: skipped: not a regular file (a FIFO)" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["history", "100.1", "--at", "yesterday"], ["examples", "x.txt", "--rules-date", "2020/1/1"],
+                                  ["cite-check", "x.py", "--cr", "x.txt", "--since", "2020-13-01"]])
+def test_a_date_that_is_not_one_is_refused(args, capsys):
+    from crparse.cli.main import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "is not a date" in err and len(err.strip().splitlines()) == 1

@@ -10,6 +10,7 @@ import argparse
 import codecs
 import gc
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +67,10 @@ class _Parser(argparse.ArgumentParser):
 # Arguments that are text, not file names: a byte that is not UTF-8 in one (a surrogate in
 # Python) could be matched against nothing, nor passed to SQLite.
 _TEXT_ARGUMENTS = ("rule", "phrase", "at", "since", "rules_date")
+# Dates are compared with the releases' as text: "yesterday" or "2020/1/1" would compare as
+# something, silently. A year, a month or a day, as ISO writes them.
+_DATE_ARGUMENTS = ("at", "since", "rules_date")
+_DATE = re.compile(r"\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?")
 
 
 def run() -> int:
@@ -87,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 value.encode("utf-8")
             except UnicodeEncodeError:
                 report(f"crparse: {args.command}: the {name.replace('_', '-')} given is not valid UTF-8 text")
+                return exits.REFUSED
+            if name in _DATE_ARGUMENTS and not _DATE.fullmatch(value):
+                report(f"crparse: {args.command}: --{name.replace('_', '-')} {value!r} is not a date "
+                       "(YYYY-MM-DD, or YYYY-MM, YYYY)")
                 return exits.REFUSED
     try:
         return args.run(args)
