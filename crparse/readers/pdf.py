@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from crparse import shapes as C
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Residue
-from crparse.readers.base import Extract
+from crparse.readers.base import Extract, said
 from crparse.limits import max_input
 from crparse.readers.limits import (
     CHUNK, PDF_CHAR_COST, PDF_OBJECT_COST, PDF_PAGE_COST, Budget, inflate, max_inflated, max_pdf_content,
@@ -134,7 +134,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
 
         document = pdfium.PdfDocument(raw)
     except Exception as err:  # PdfiumError, and ValueError for non-PDF data
-        raise RefusedInput(f"cannot read this PDF file: {err}") from None
+        raise RefusedInput(f"cannot read this PDF file: {said(err)}") from None
     source: list[str] = []
     lines: list[_Line] = []
     page_index = 0
@@ -186,7 +186,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
     except RefusedInput:
         raise
     except Exception as err:
-        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {err}") from None
+        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {said(err)}") from None
     finally:
         document.close()
     return source, lines
