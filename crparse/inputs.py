@@ -112,6 +112,9 @@ class Unread(Exception):
         self.too_large = too_large
 
 
+_GROWN_CHUNK = 1 << 20
+
+
 def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, the one way crparse reads a file
     the input chose. stat before opening (opening a FIFO waits for a writer; opening some devices
@@ -125,8 +128,12 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) ->
             flags |= getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags)
         with os.fdopen(fd, "rb") as f:
-            _check(os.fstat(fd), limit)
-            raw = f.read(limit + 1)
+            status = os.fstat(fd)
+            _check(status, limit)
+            # A read allocates all it asks for: what the file holds, then what it grew by since.
+            raw = f.read(min(limit, status.st_size) + 1)
+            while len(raw) <= limit and (more := f.read(min(limit + 1 - len(raw), _GROWN_CHUNK))):
+                raw += more
     except OSError as err:
         raise Unread(f"cannot read: {err.strerror or err}") from None
     except ValueError:  # a name the file system cannot encode (a NUL)

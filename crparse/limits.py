@@ -18,26 +18,30 @@ import os
 DEFAULT_MAX_INPUT = 4 * 2**20
 DEFAULT_MAX_REFERENCES = 50_000
 DEFAULT_MAX_PARAGRAPHS = 50_000
+# The largest a setting can be: 256 TiB, no limit in practice. A larger one ("1e99", "inf", twenty
+# nines and a G) counts as this: the limits are compared with sizes, multiplied by cost factors and
+# passed to reads, and past ~2**63 Python refuses them as sizes (OverflowError).
+MAX_SETTING = 2**48
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
 
 
 def parse_size(text: str) -> int:
-    """"16M" -> 16777216; a plain number is bytes."""
+    """"16M" -> 16777216; a plain number is bytes; at most MAX_SETTING."""
     text = text.strip().upper().removesuffix("B").removesuffix("I")
     factor = _SUFFIXES.get(text[-1:], 1)
     number = text[:-1] if text[-1:] in _SUFFIXES else text
     try:
-        value = int(float(number) * factor)
-    except (ValueError, OverflowError):  # "inf", "1e999", "G"
+        value = float(number) * factor  # float: 5,000 digits are a number too (inf), not an int's ValueError
+    except ValueError:  # "G", "abc"
         raise ValueError(f"not a size: {text!r}") from None
-    if value <= 0:
+    if not value >= 1:  # NaN, negative, zero, a fraction of a byte
         raise ValueError(f"not a size: {text!r}")
-    return value
+    return int(min(value, MAX_SETTING))
 
 
 def max_input() -> int:
     """The input size limit in force: CRPARSE_MAX_INPUT when set (and valid), else the default."""
-    return _setting("CRPARSE_MAX_INPUT", DEFAULT_MAX_INPUT)
+    return setting("CRPARSE_MAX_INPUT", DEFAULT_MAX_INPUT)
 
 
 def max_paragraphs() -> int:
@@ -45,7 +49,7 @@ def max_paragraphs() -> int:
     hold: CRPARSE_MAX_PARAGRAPHS when set (and valid), else the default, ten times the largest
     release (2026-01-16: 5,217). Each becomes a node with its own record in every output, so
     4 MB of one-word rules would cost ~20 s and ~100x its size in a graph."""
-    return _setting("CRPARSE_MAX_PARAGRAPHS", DEFAULT_MAX_PARAGRAPHS)
+    return setting("CRPARSE_MAX_PARAGRAPHS", DEFAULT_MAX_PARAGRAPHS)
 
 
 def too_many_paragraphs(limit: int) -> str:
@@ -56,14 +60,16 @@ def too_many_paragraphs(limit: int) -> str:
 def max_references() -> int:
     """How many references one document (or one file given to cite-check) may hold:
     CRPARSE_MAX_REFERENCES when set (and valid), else the default."""
-    return _setting("CRPARSE_MAX_REFERENCES", DEFAULT_MAX_REFERENCES)
+    return setting("CRPARSE_MAX_REFERENCES", DEFAULT_MAX_REFERENCES)
 
 
-def _setting(name: str, default: int) -> int:
-    setting = os.environ.get(name)
-    if setting:
+def setting(name: str, default: int) -> int:
+    """The limit the environment variable `name` sets (see parse_size), or `default` when it is
+    unset or not a size."""
+    value = os.environ.get(name)
+    if value:
         try:
-            return parse_size(setting)
+            return parse_size(value)
         except ValueError:
             pass
     return default

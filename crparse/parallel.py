@@ -34,8 +34,10 @@ def jobs() -> int:
     """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
     this process may run on."""
     given = os.environ.get("CRPARSE_JOBS", "").strip()
-    if given.isdigit() and int(given) > 0:
-        return int(given)
+    digits = given.lstrip("0")
+    if given.isdecimal() and digits:  # isdigit() takes "²", which int() refuses
+        # Python converts no more than 4,300 digits; no machine runs a billion processes
+        return int(digits) if len(digits) <= 9 else 10**9
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

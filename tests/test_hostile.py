@@ -55,3 +55,47 @@ def test_hostile_input(name, hostile):
     if case.one_line_refusal and result.returncode == 2 and len(case.args) <= 3:
         refusals = [line for line in result.stderr.splitlines() if line.startswith(b"crparse: ")]
         assert len(refusals) == len(result.stderr.splitlines()), f"{name}: stray stderr lines: {result.stderr[-500:]!r}"
+
+
+# -- settings: every CRPARSE_* variable, out of range ----------------------------------------------
+
+SETTINGS = ["CRPARSE_MAX_INPUT", "CRPARSE_MAX_REFERENCES", "CRPARSE_MAX_PARAGRAPHS", "CRPARSE_MAX_INFLATED",
+            "CRPARSE_MAX_PDF_STREAM", "CRPARSE_MAX_PDF_CONTENT", "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_MAX_RST_WORK"]
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("value", ["1e99", "99999999999999999999G", "9" * 5_000], ids=["1e99", "huge-G", "5000-digits"])
+@pytest.mark.parametrize("kind", ["txt", "pdf", "docx", "html"])
+def test_settings_out_of_range_count_as_the_largest(tmp_path, kind, value):
+    """A sweep: CRPARSE_MAX_INPUT=1e99 was an internal error (OverflowError: the limit was passed
+    to a read); 100G a MemoryError (the read allocated it)."""
+    from builders import make_docx, make_pdf
+    from hostile_inputs import CR
+
+    lines = [line for line in CR.splitlines() if line]
+    data = {
+        "txt": CR.encode(), "docx": make_docx(lines), "html": ("<html><body>" + "".join(f"<p>{line}</p>" for line in lines)).encode(),
+        "pdf": make_pdf([[(72, 740 - 14 * i, line) for i, line in enumerate(lines)]]),
+    }[kind]
+    path = tmp_path / f"cr.{kind}"
+    path.write_bytes(data)
+    result = run_limited(["parse", "--json", str(path)], env=dict.fromkeys(SETTINGS, value))
+    assert result.ok_within_limits and result.returncode == 0, (result.returncode, result.stderr[-300:])
+    assert {"100.1", "100.1a", "100.2"} <= {r["number"] for r in json.loads(result.stdout)["rules"]}
+
+
+def test_parse_size_bounds(monkeypatch):
+    from crparse.limits import MAX_SETTING, max_input, parse_size
+    from crparse.parallel import jobs
+
+    assert [parse_size(v) for v in ("16M", "1e99", "inf", "99999999999999999999G", "9" * 5_000)] == [16 << 20] + [MAX_SETTING] * 4
+    for value in ("nan", "-5", "0", "0.5", "G", "abc"):
+        with pytest.raises(ValueError):
+            parse_size(value)
+    monkeypatch.setenv("CRPARSE_MAX_INPUT", "nan")
+    assert max_input() == 4 << 20  # not a size: the default holds
+    monkeypatch.delenv("CRPARSE_JOBS", raising=False)
+    cores = jobs()
+    for value, expected in [("9" * 5_000, 10**9), ("\u00b2", cores), ("0", cores), ("007", 7)]:
+        monkeypatch.setenv("CRPARSE_JOBS", value)
+        assert jobs() == expected, value

@@ -335,6 +335,33 @@ def test_pdf_bomb_variants(tmp_path, variant):
     assert refused(result, "inflates past the 4 MiB limit for one"), result
 
 
+@pytest.mark.parametrize(
+    "filters, head, unit",
+    [
+        (b"[/FlateDecode /RunLengthDecode]", b"\x80", b" "),  # RunLength's end of data first
+        (b"[/FlateDecode /ASCIIHexDecode]", b">", b" "),  # ASCIIHex's end first
+        (b"[/FlateDecode /ASCII85Decode]", b"~>", b" "),
+        (b"[/FlateDecode /FlateDecode]", b"\x78\x9c\xff\xff\xff", b" "),  # a second Flate that fails at once
+        (b"[/FlateDecode /LZWDecode]", b"\x80\x80\x40", b" "),  # LZW's end-of-data code first
+        (b"[/FlateDecode /ASCIIHexDecode /FlateDecode]", b"", b"20"),  # the middle stage whole, the last failing
+        (b"99 0 R", b"", b" "),  # a filter the scan cannot read: Flate guessed from the data
+    ],
+    ids=["runlength", "hex", "a85", "bad-flate", "lzw", "flate-hex-flate", "unreadable-filter"],
+)
+def test_pdf_stage_counted_whole_when_the_next_stops_early(tmp_path, filters, head, unit):
+    """1 GiB inflated by a first Flate stage of which the next reads a byte or two: PDFium
+    inflates each stage whole before the next reads it (a sweep: 2-3 GiB, exit 0)."""
+    bomb = zlib_repeated(unit * (MiB // len(unit)), GiB // MiB, head=head)
+    path = tmp_path / "stage.pdf"
+    path.write_bytes(pdf_with_contents([(b"", pdf_text(RULES)), (b"/Filter " + filters, bomb)]))
+    assert path.stat().st_size < 2 * MiB
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "the stream of object 7 inflates past the 4 MiB limit for one"), result
+    assert result.peak_mib < 200 and result.seconds < 5, result
+    result = run_limited(["parse", str(path)], memory=GiB, env={"CRPARSE_MAX_PDF_STREAM": "1G"})
+    assert refused(result, "the stream of object 7 inflates past the 256 MiB limit", "CRPARSE_MAX_INFLATED"), result
+
+
 def test_pdf_streams_are_summed(tmp_path):
     """Streams each under the limit for one (here on pages of their own): their sum is over
     the limit for the file."""

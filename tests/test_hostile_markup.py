@@ -122,6 +122,80 @@ def test_reading_time_grows_linearly(shape):
     assert ratio < 8, f"4x the elements took {ratio:.1f}x the time"
 
 
+# Attributes: html.parser matches a start tag with one pattern holding ~500 bytes per attribute
+# (a sweep: 1.95 million in one tag, 3.9 MB, took 1027 MiB, and under 1 GiB was refused with an
+# empty reason); bs4 keeps each in a dictionary.
+ATTRIBUTE_FLOODS = {
+    "bare-in-one-tag": lambda: "<p " + "a " * 1_950_000 + ">100.3. x</p>",
+    "valued-in-one-tag": lambda: "<p " + "a=1 " * 1_000_000 + ">100.3. x</p>",
+    "spread-over-tags": lambda: "<i a b c d>w" * 100_000,
+    "behind-a-comment": lambda: '<!-- <p a=" --> <p ' + "a " * 400_000 + '>"',
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTRIBUTE_FLOODS))
+def test_attribute_flood_refused_before_the_tree(tmp_path, name):
+    page = _page("<p>100.1. These Magic rules apply.</p><p>100.2. To play.</p>" + ATTRIBUTE_FLOODS[name]())
+    result = run_limited(["parse", "--json", _write(tmp_path, "attributes.html", page)])
+    assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.seconds, result.stderr[-300:])
+    assert result.stderr.decode().splitlines() == [
+        f"crparse: {tmp_path / 'attributes.html'}: HTML with more than 300,000 attributes, more than a rules page has "
+        "(MAX_HTML_ATTRIBUTES): not read, to stay within memory"]
+    assert result.peak_mib < 200, result.peak_mib
+
+
+def test_attributes_counted_as_html_parser_reads_them():
+    """The count is html.parser's own: not the attributes of a tag in a comment, a script or a
+    quoted value, all of those of a tag after them."""
+    from html.parser import HTMLParser
+
+    from crparse.readers.html import _Attributes
+
+    class Reference(HTMLParser):
+        count = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.count += len(attrs)
+
+        handle_startendtag = handle_starttag
+
+    page = ('<!-- <p a=" --> <p b c=">" d/e f=\'g h\' i=j"k l>x</p><script>"<p m n o>"</script>'
+            '<br p q/><a href="#r1" title=\'<b r s>\'>y</a><!DOCTYPE x y><p t"u v>') * 3
+    counter, reference = _Attributes(), Reference(convert_charrefs=False)
+    for parser in (counter, reference):
+        parser.feed(page)
+        parser.close()
+    assert counter.count == reference.count == 3 * 13  # b c d e f i l, p q, href title, t"u v
+
+
+def test_a_refusal_always_gives_a_reason(tmp_path, monkeypatch):
+    """A MemoryError (or any error without a message) while bs4 builds the tree is refused saying so."""
+    import bs4
+
+    path = _write(tmp_path, "page.html", _page("<p>100.1. These Magic rules apply.</p><p>100.2. To play.</p>"))
+    for error, reason in [(MemoryError(), "out of memory"), (RuntimeError(), "RuntimeError")]:
+        def fail(*args, error=error, **kwargs):
+            raise error
+
+        monkeypatch.setattr(bs4, "BeautifulSoup", fail)
+        with pytest.raises(crparse.RefusedInput) as refusal:
+            crparse.parse(path)
+        assert refusal.value.message == f"cannot read this HTML file: {reason}"
+
+
+@pytest.mark.parametrize("where", ["text", "attribute"])
+def test_character_reference_of_5000_digits(tmp_path, where):
+    """Python converts no more than 4,300 digits to an int: the page was refused with its message."""
+    reference = "&#" + "9" * 5_000 + ";"
+    rule = f"100.1. These Magic rules apply {reference} to &#0000000065; game." if where == "text" else (
+        f'<span title="{reference}">100.1.</span> These Magic rules apply \ufffd to A game.')
+    result = run_limited(["parse", "--json", _write(tmp_path, "page.html", _page(f"<p>{rule}</p><p>100.2. To play.</p>"))])
+    doc = _parse_json(result)
+    assert doc["rules"][0]["text"] == "These Magic rules apply \ufffd to A game."
+    warned = [d["message"] for d in doc["diagnostics"] if d["code"] == "html-warning"]
+    assert warned == ["1 numeric character reference(s) past U+10FFFF (&# and 8 digits or more): read as U+FFFD"]
+
+
 # -- 2. warnings become diagnostics -------------------------------------------------------------
 
 XML_ROOTED = '<?xml version="1.0" encoding="utf-8"?>\n<rules><p>100.1. Text of the rule.</p><p>100.2. More text.</p></rules>'

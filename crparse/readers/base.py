@@ -44,3 +44,11 @@ class Extract:
     def source_line(self, index: int) -> int:
         """The first source line of `lines[index]`."""
         return self.origin[index][0] if self.origin is not None else index + 1
+
+
+def said(err: BaseException) -> str:
+    """An exception as the reason a refusal gives, on one line. Never empty: a MemoryError, or an
+    error a library raises without a message, says nothing of itself."""
+    if isinstance(err, MemoryError):
+        return "out of memory"
+    return " ".join(str(err).split()) or type(err).__name__

@@ -18,10 +18,11 @@ import logging
 import re
 import warnings
 from contextlib import contextmanager
+from html.parser import HTMLParser, attrfind_tolerant, tagfind_tolerant
 
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Link
-from crparse.readers.base import Extract
+from crparse.readers.base import Extract, said
 from crparse.readers.links import link_to_rule
 
 _BLOCKS = frozenset(
@@ -35,6 +36,11 @@ _CLOSE = object()  # stack entry: the element under it on the stack has ended
 # Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s (240,000, 11 s). A CR page has
 # a few tens of thousands of elements (every line a paragraph, some spans and anchors).
 MAX_HTML_TAGS = 150_000
+# html.parser finds a start tag's end with one regular expression, which holds 500-800 bytes for each
+# attribute until it reaches it (a `<p>` of 1.95 million bare attributes, 3.9 MB, took 1 GiB and 9 s), and bs4
+# keeps each in its element's dictionary. A CR page has one or two on some elements (the 2026 release
+# with a class, an id and a flag on each paragraph: 16,000); 300,000 in one tag take ~240 MiB.
+MAX_HTML_ATTRIBUTES = 300_000
 
 
 @contextmanager
@@ -74,15 +80,22 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 dammit = UnicodeDammit(raw, is_html=True)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
-            soup = BeautifulSoup(_defused(dammit.unicode_markup), "html.parser")
+            markup, past_unicode = _long_references(_defused(dammit.unicode_markup))
+            _count_attributes(markup)
+            soup = BeautifulSoup(markup, "html.parser")
         except RefusedInput:
             raise
         except Exception as err:  # bs4 rarely fails, but never with a traceback for the user
-            raise RefusedInput(f"cannot read this HTML file: {' '.join(str(err).split())}") from None
+            raise RefusedInput(f"cannot read this HTML file: {said(err)}") from None
         walk = _Walk()
         walk.run(soup)
 
     diagnostics = _warnings(caught, logged)
+    if past_unicode:
+        diagnostics.append(
+            Diagnostic(None, "warning", "html-warning",
+                       f"{past_unicode} numeric character reference(s) past U+10FFFF (&# and 8 digits or more): "
+                       "read as U+FFFD"))
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
@@ -133,6 +146,72 @@ def _defused(text: str) -> str:
     pieces.append(text[start : last + 1])
     pieces.append(text[last + 1 :].replace("<", "&lt;"))
     return _VOID_TAG.sub(r"<\1\2/>", "".join(pieces))
+
+
+# Whitespace as html.parser's patterns mean it (\s of a str pattern), a slash and the quotes: one of them comes
+# before each attribute's name, so their count bounds the attributes of a page.
+_BEFORE_NAME = [c for c in map(chr, range(0x3001)) if re.match(r"\s", c)] + ["/", "'", '"']
+
+
+def _count_attributes(markup: str) -> None:
+    """Refuse a page with more than MAX_HTML_ATTRIBUTES attributes, counted as html.parser will
+    read them, each tag's before the parser matches the tag (see MAX_HTML_ATTRIBUTES)."""
+    if sum(map(markup.count, _BEFORE_NAME)) <= MAX_HTML_ATTRIBUTES:
+        return  # no page this short in separators can hold more: spared the second tokenizing
+    counter = _Attributes()
+    try:
+        counter.feed(markup)
+        counter.close()
+    except RefusedInput:
+        raise
+    except Exception:  # noqa: BLE001 - the tokenizer fails where bs4's will, which reports it
+        pass
+
+
+class _Attributes(HTMLParser):
+    """html.parser's tokenizer, where a start tag's attributes are counted one at a time, as
+    html.parser's parse_starttag reads them, before its pattern for the whole tag runs."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.count = 0
+
+    def check_for_whole_start_tag(self, i: int) -> int:
+        rawdata = self.rawdata
+        name = tagfind_tolerant.match(rawdata, i + 1)
+        at = name.end() if name else len(rawdata)
+        while (attribute := attrfind_tolerant.match(rawdata, at)) and attribute.end() > at:
+            self.count += 1
+            if self.count > MAX_HTML_ATTRIBUTES:
+                raise RefusedInput(
+                    f"HTML with more than {MAX_HTML_ATTRIBUTES:,} attributes, more than a rules page has "
+                    "(MAX_HTML_ATTRIBUTES): not read, to stay within memory"
+                )
+            at = attribute.end()
+        return super().check_for_whole_start_tag(i)
+
+
+# A decimal reference's digits become an int (bs4 in text, html.unescape in an attribute), which Python
+# refuses past 4,300 digits, failing the whole page. Any of 8 digits or more but leading zeros is past
+# U+10FFFF, which both read as U+FFFD: it is written as the smallest such number, still decimal (a hex
+# letter after it stays out of the reference).
+_LONG_REFERENCE = re.compile(r"&#([0-9]{8,})")
+_PAST_UNICODE = str(0x110000)
+
+
+def _long_references(text: str) -> tuple[str, int]:
+    """`text` with its long decimal references shortened, and how many were past U+10FFFF."""
+    past = 0
+
+    def shortened(match: re.Match) -> str:
+        nonlocal past
+        digits = match[1].lstrip("0") or "0"
+        if len(digits) > 7:
+            past += 1
+            digits = _PAST_UNICODE
+        return "&#" + digits
+
+    return _LONG_REFERENCE.sub(shortened, text), past
 
 
 class _Walk:

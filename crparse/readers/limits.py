@@ -34,18 +34,18 @@ passes a limit, before the library sees it:
 
 The text a DOCX gives is held to the input size limit (crparse.limits), as the same text in a
 text file would be. Set an environment variable (bytes, or with a K/M/G suffix: "1G"; a count
-for the elements) to raise or lower a limit; it is read each time a file is read, and a value
-that is not a size is ignored (the default holds).
+for the elements) to raise or lower a limit; it is read each time a file is read, a value
+that is not a size is ignored (the default holds), and one past 256 TiB ("1e99", "inf") counts
+as 256 TiB (crparse.limits.MAX_SETTING).
 """
 
 from __future__ import annotations
 
-import os
 import zlib
 from collections.abc import Iterable, Iterator
 
 from crparse.errors import RefusedInput
-from crparse.limits import max_input, parse_size
+from crparse.limits import max_input, setting
 
 MAX_INFLATED = 256 * 2**20
 MAX_PDF_STREAM = 4 * 2**20
@@ -58,29 +58,19 @@ CHUNK = 1 << 20  # inflate at most this much at a time: the most held in memory 
 
 
 def max_inflated() -> int:
-    return _setting("CRPARSE_MAX_INFLATED", MAX_INFLATED)
+    return setting("CRPARSE_MAX_INFLATED", MAX_INFLATED)
 
 
 def max_pdf_stream() -> int:
-    return _setting("CRPARSE_MAX_PDF_STREAM", MAX_PDF_STREAM)
+    return setting("CRPARSE_MAX_PDF_STREAM", MAX_PDF_STREAM)
 
 
 def max_pdf_content() -> int:
-    return _setting("CRPARSE_MAX_PDF_CONTENT", PDF_CONTENT_FACTOR * max_input())
+    return setting("CRPARSE_MAX_PDF_CONTENT", PDF_CONTENT_FACTOR * max_input())
 
 
 def max_xml_elements() -> int:
-    return _setting("CRPARSE_MAX_XML_ELEMENTS", MAX_XML_ELEMENTS)
-
-
-def _setting(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value:
-        try:
-            return parse_size(value)
-        except (ValueError, IndexError):
-            pass
-    return default
+    return setting("CRPARSE_MAX_XML_ELEMENTS", MAX_XML_ELEMENTS)
 
 
 def size(n: int) -> str:
@@ -205,4 +195,4 @@ MAX_RST_CONTENTS_PAIRS = 100_000
 def max_rst_work() -> int:
     from crparse.limits import max_input as _max_input
 
-    return _setting("CRPARSE_MAX_RST_WORK", max(RST_WORK_FLOOR, int(RST_WORK_FACTOR * _max_input())))
+    return setting("CRPARSE_MAX_RST_WORK", max(RST_WORK_FLOOR, int(RST_WORK_FACTOR * _max_input())))

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from crparse import shapes as C
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Residue
-from crparse.readers.base import Extract
+from crparse.readers.base import Extract, said
 from crparse.limits import max_input
 from crparse.readers.limits import (
     CHUNK, PDF_CHAR_COST, PDF_OBJECT_COST, PDF_PAGE_COST, Budget, inflate, max_inflated, max_pdf_content,
@@ -134,7 +134,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
 
         document = pdfium.PdfDocument(raw)
     except Exception as err:  # PdfiumError, and ValueError for non-PDF data
-        raise RefusedInput(f"cannot read this PDF file: {err}") from None
+        raise RefusedInput(f"cannot read this PDF file: {said(err)}") from None
     source: list[str] = []
     lines: list[_Line] = []
     page_index = 0
@@ -186,7 +186,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
     except RefusedInput:
         raise
     except Exception as err:
-        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {err}") from None
+        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {said(err)}") from None
     finally:
         document.close()
     return source, lines
@@ -352,8 +352,9 @@ def _join(text: str, more: str) -> str:
 # entries written between it and the previous stream, and decodes the bytes after the keyword's
 # line the same way, to the end of the encoded data (a zlib stream's own end, "~>", ">"), never
 # trusting /Length: what PDFium decodes, the first /Length bytes, gives no more than that.
-# Every stage's output counts; the first stage the scan does not decode (an image's DCTDecode)
-# ends the chain, PDFium does not decode images to extract text.
+# Every stage's output counts, all of it, whether the next stage reads it or not (PDFium decodes
+# a stage whole before the next one starts); the first stage the scan does not decode (an
+# image's DCTDecode) ends the chain, PDFium does not decode images to extract text.
 
 _DELIMITERS = b" \t\n\r\f\x00()<>[]{}/%"  # a PDF keyword or name ends at one of these
 _D = re.escape(_DELIMITERS)
@@ -625,6 +626,7 @@ def _decoded(
         # A text filter (ASCIIHex, ASCII85) reads up to its end marker, which may be missing:
         # what it reads counts in the file's total too, so that no chain reads without counting.
         chunks = _counted(chunks, budget, part, decoded=False)
+    stages: list[Iterator[bytes]] = []
     for stage in chain:
         if stage == "flate":
             chunks = inflate(chunks, budget, part, damaged)
@@ -633,7 +635,22 @@ def _decoded(
             chunks = _counted(decoder(chunks), budget, part)
         else:
             break
-    return iter(chunks)
+        stages.append(chunks)
+    return _whole(stages)
+
+
+def _whole(stages: list[Iterator[bytes]]) -> Iterator[bytes]:
+    """The last stage's output, then the rest of every stage before it, counted as it is
+    decoded and dropped. PDFium decodes each stage whole before the next one reads it: a Flate
+    stage inflates to its end even when the next stops at its first byte (RunLength's 128,
+    ASCIIHex's ">", a second Flate that fails at once), so what a stage gives counts whether or
+    not the next one reads it (a 1 MB file made PDFium inflate 1 GB, uncounted)."""
+    if not stages:
+        return
+    yield from stages[-1]
+    for stage in reversed(stages[:-1]):  # the later first: it reads what it can of the earlier
+        for _ in stage:
+            pass
 
 
 def _guessed(chunks: Iterable, budget: Budget, part: str, depth: int) -> Iterator[bytes]:
@@ -643,6 +660,8 @@ def _guessed(chunks: Iterable, budget: Budget, part: str, depth: int) -> Iterato
         return
     out = inflate(_prepend(first, chunks), budget, part)
     yield from _guessed(out, budget, part, depth - 1)
+    for _ in out:  # inflated whole by PDFium, whatever the next stage reads of it (see _whole)
+        pass
 
 
 def _prepend(first, rest: Iterator) -> Iterator:
