@@ -18,8 +18,10 @@ MAX_NUMBER = 1_000_000
 _MAX_DIGITS = len(str(MAX_NUMBER))
 
 # The seats of a game the runner plays (a stated player count, a Grand Melee game of N players,
-# the table "a range of influence of N" is shown on: 2N + 3 seats).
-MAX_PLAYERS = 100
+# the table "a range of influence of N" is shown on: 2N + 3 seats). Some outcomes are checked on
+# a copy of the game for each player (landwalk: who controls the land), so a sentence costs the
+# square of the players: at 50, about 0.15 s.
+MAX_PLAYERS = 50
 
 # One sentence, as the sentence grammar sees it (folded, quotes masked), and all the sentences of
 # one example the grammar reads (the most in the corpus: 570 characters, 601.7 of 2005-08-01).
