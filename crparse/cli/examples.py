@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from crparse.cli import exits
+from crparse.errors import CrparseError
 
 
 def add_commands(commands) -> None:
@@ -34,6 +35,8 @@ def run_examples_command(args) -> int:
     import crparse
     from crparse.examples import rules_date, run_examples, store_identifier
 
+    if args.emit_pytest:  # refused before the examples run, not after
+        _check_directory(Path(args.emit_pytest))
     doc = crparse.parse(Path(args.path))
     if args.rules_date:
         date, how = args.rules_date, "given"
@@ -43,7 +46,11 @@ def run_examples_command(args) -> int:
     if args.emit_pytest:
         from crparse.examples.emit import write_tests
 
-        written = write_tests(Path(args.emit_pytest), doc, results, date)
+        try:
+            written = write_tests(Path(args.emit_pytest), doc, results, date)
+        except OSError as err:  # a parent that is a file, no permission, a full disk
+            raise CrparseError(f"--emit-pytest: cannot write the tests: {err.strerror or err}",
+                               path=args.emit_pytest) from None
         print(f"crparse: wrote {written}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
@@ -60,3 +67,8 @@ def run_examples_command(args) -> int:
     print(f"{len(results)} examples: {counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['unsupported']} unsupported (rules date {date})", file=sys.stderr)
     return exits.FOUND if counts["failed"] else exits.OK
+
+
+def _check_directory(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise CrparseError("--emit-pytest needs a directory, and this is not one", path=str(path))

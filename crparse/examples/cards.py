@@ -16,6 +16,8 @@ from importlib.resources import files
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
+from crparse.examples.bounds import MAX_QUOTE, OutOfBounds, bounded_number
+
 
 @dataclass(frozen=True)
 class CardText:
@@ -57,7 +59,7 @@ class _Effects(Transformer):
         return effects
 
     def __default__(self, data, children, meta):
-        numbers = [int(str(x)) for x in children if hasattr(x, "type") and x.type == "N"]
+        numbers = [bounded_number(str(x)) for x in children if hasattr(x, "type") and x.type == "N"]
         return (str(data), numbers, [x for x in children if isinstance(x, str) and not hasattr(x, "type")])
 
     def noop(self, c):
@@ -109,9 +111,12 @@ _PARAMS = {
 @lru_cache(maxsize=1024)
 def read_card(quote: str, name: str | None = None) -> CardText | None:
     """What the quoted text says the card does, or None when the card grammar cannot read it."""
+    folded = fold(quote, name)
+    if len(folded) > MAX_QUOTE:  # Earley's cost grows with the text: past the bound it is not read
+        return None
     try:
-        found = _Effects().transform(_parser().parse(fold(quote, name)))
-    except LarkError:
+        found = _Effects().transform(_parser().parse(folded))
+    except (LarkError, OutOfBounds):  # no template reads it, or it states a number past the bound
         return None
     if not found:
         return None

@@ -15,6 +15,7 @@ from importlib.resources import files
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, VisitError
 
+from crparse.examples.bounds import MAX_EXAMPLE_TEXT, MAX_SENTENCE, OutOfBounds, bounded_number
 from crparse.examples.scenario import SETUP_KINDS, Branch, Fact, Scenario
 from crparse.examples.text import prepare
 
@@ -82,7 +83,12 @@ def _plain(children) -> list:
 
 
 def number(token: str) -> int:
-    return int(token) if token.isdigit() else _NUMBER_WORDS[token.lower()]
+    if not token.isdigit():
+        return _NUMBER_WORDS[token.lower()]
+    try:
+        return bounded_number(token)
+    except OutOfBounds as why:
+        raise Unsupported(str(why)) from None
 
 
 # A player as the text names one: ("name", "Alex"), ("neighbour", "Alex", "left"), ("a player",),
@@ -665,10 +671,24 @@ def _requoted(f, shift: int):
 
 
 def _read(text: str) -> Scenario:
+    if len(text) > _MAX_EXAMPLE_INPUT:
+        raise Unsupported(f"the example is {len(text):,} characters long, over the {_MAX_EXAMPLE_INPUT:,} an example "
+                          "may have")
     prepared = prepare(text)
     setup: list[Fact] = []
     steps: list[Fact | Branch] = []
+    parsed = 0
     for index, sentence in enumerate(prepared.sentences):
+        # the bounds apply only to what Earley would read, so that a sentence no template reads
+        # is reported as such however long it is
+        if _may_parse(sentence):
+            parsed += len(sentence)
+            if len(sentence) > MAX_SENTENCE:
+                raise Unsupported(f"sentence {index + 1} is {len(sentence):,} characters long, over the "
+                                  f"{MAX_SENTENCE:,} the examples' grammar reads: \"{_opening(prepared, index)}\"")
+            if parsed > MAX_EXAMPLE_TEXT:
+                raise Unsupported(f"the example's sentences up to sentence {index + 1} are {parsed:,} characters long, "
+                                  f"over the {MAX_EXAMPLE_TEXT:,} the examples' grammar reads in one example")
         tree = _tree(sentence)
         if tree is None:
             raise Unsupported(f"no template reads the sentence \"{_printed(prepared, index)}\"")
@@ -685,3 +705,13 @@ def _read(text: str) -> Scenario:
 
 def _printed(prepared, index: int) -> str:
     return prepared.original[index] if index < len(prepared.original) else prepared.sentences[index]
+
+
+def _opening(prepared, index: int) -> str:
+    printed = _printed(prepared, index)
+    return printed if len(printed) <= 80 else printed[:80] + "..."
+
+
+# Text preparation (the lexicon, the sentence split) reads the whole example before the grammar
+# reads its first sentence: an example of megabytes would take that long before anything else.
+_MAX_EXAMPLE_INPUT = 20 * MAX_EXAMPLE_TEXT

@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from crparse.examples.bounds import MAX_PLAYERS, OutOfBounds, check_players
 from crparse.examples.cards import CardText, read_card
 from crparse.examples.scenario import Branch, Fact, Scenario
 
@@ -44,7 +45,7 @@ def run(scenario: Scenario, rules_date: str, factory=None) -> Outcome:
         run.play(scenario.steps)
     except Failed as failure:
         return Outcome("failed", str(failure), run.checked, run.assumed)
-    except NotModelled as missing:
+    except (NotModelled, OutOfBounds) as missing:
         return Outcome("unsupported", str(missing), run.checked, run.assumed)
     if not run.checked:
         return Outcome("unsupported", "the example states no outcome this runner checks", 0, run.assumed)
@@ -73,6 +74,8 @@ class _Run:
         variant = next((f["name"] for f in facts if f.kind == "variant"), "free-for-all")
         self.variant = variant
         count = next((f["count"] for f in facts if f.kind == "players"), None)
+        if count is not None:
+            check_players(count)
         kinds = {f.kind for f in self._all_facts()}
         if variant == "free-for-all" and kinds & {"team-landwalk", "moat-team"}:
             variant = self.variant = "two-headed giant"
@@ -447,18 +450,35 @@ class _Run:
 
     def do_upkeep_win_share(self, f: Fact) -> None:
         """"The player's team wins the game only if their share of the team's life total is N or
-        more": the life the card sees (the engine's, by date) against N."""
+        more": the life the card sees (the engine's, by date) against N, over the team totals from 1
+        up: below the first total at which the share reaches N the team must not win, at it it must.
+
+        The share and the win both grow with the team's total, so the first total at which either
+        holds is found by bisection, each probe a game of its own: a walk through every total would
+        cost a copy of the game for each life point of N."""
         player, team = self.last, self.game.team_of(self.last)
-        for total in range(1, 4 * f["life"]):
+        need = f["life"]
+
+        def upkeep_at(total: int) -> tuple[int, bool]:
             game = copy.deepcopy(self.game)
             game.lose_life(player, game.team_life(team) - total) if game.team_life(team) > total else \
                 game.gain_life(player, total - game.team_life(team))
             game.upkeep(player)
-            share = game.life(player)
-            if share >= f["life"]:
-                self.check(game.has_won(player), f"at a share of {share} the team does not win")
-                return
-            self.check(not game.has_won(player), f"at a share of {share} the team wins (the example: {f['life']} or more)")
+            return game.life(player), game.has_won(player)
+
+        totals = range(1, 4 * need)
+        if not totals:
+            return
+        def decided(total: int) -> bool:
+            share, won = upkeep_at(total)
+            return share >= need or won
+
+        first = _first(totals, decided)
+        share, won = upkeep_at(totals[-1] if first is None else first)
+        if first is not None and share >= need:
+            self.check(won, f"at a share of {share} the team does not win")
+            return
+        self.check(not won, f"at a share of {share} the team wins (the example: {need} or more)")
 
     def do_moat_team(self, f: Fact) -> None:
         """Teferi's Moat in Two-Headed Giant (until 2018-04-27): a creature of the chosen color
@@ -817,11 +837,16 @@ class _Run:
         """"A range of influence of N means that you and ... are within your range": played on a
         table large enough that someone is outside it."""
         r, left, right = f["range"], f["left"], f["right"]
+        if 2 * r + 3 > MAX_PLAYERS:
+            raise OutOfBounds(f"a range of influence of {r:,} is shown on a table of {2 * r + 3:,} players: "
+                              f"the runner seats at most {MAX_PLAYERS} players")
         players = [f"Player {i + 1}" for i in range(2 * r + 3)]
         from crparse.model.protocol import GameConfig
 
         game = self.factory(GameConfig(players=players, ranges=r, rules_date=self.date))
         you = players[0]
+        # past a full turn of the table the seats come round again: no new player
+        left, right = min(left, len(players)), min(right, len(players))
         stated = {you} | {game.left_of(you, k) for k in range(1, left + 1)} | {game.right_of(you, k) for k in range(1, right + 1)}
         seen = set(game.range_of_influence(you))
         self.check(seen == stated, f"range {r} holds {sorted(seen)} (the example: {sorted(stated)})")
@@ -886,6 +911,8 @@ class _Run:
     def do_turn_markers(self, f: Fact) -> None:
         from crparse.model.protocol import GameConfig
 
+        if f["players"] is not None:
+            check_players(f["players"], "a Grand Melee game")
         players = [f"Player {i + 1}" for i in range(f["players"])]
         game = self.factory(GameConfig(players=players, variant="grand melee", rules_date=self.date))
         self.check(game.turn_markers() == f["markers"],
@@ -948,6 +975,18 @@ class _Run:
             if "emperor" in p:
                 can = bool(self.game.attackable(p))
                 self.check(can != f.negated, f"{p} can attack {sorted(self.game.attackable(p))} (the example: none)")
+
+
+def _first(values: range, holds) -> int | None:
+    """The first of `values` at which `holds` (false up to some value, true from it on) is true."""
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if holds(values[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return values[lo] if lo < len(values) else None
 
 
 def _known(name: str) -> bool:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "—": "-", "–": "-", "\u00a0": " "})
+# Guillemets are the quote masks' own brackets: one in the text itself would read as a mask
+# (a quote number the text never made, or one of thousands of digits), so it is folded away.
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "—": "-", "–": "-", "\u00a0": " ", "«": "<", "»": ">"})
 # “...”, "...", and a parenthesised quote ("Lava Axe (“...”) targeting Rob")
 _QUOTE = re.compile(r"\(?“([^”]{1,2000})”\)?|\(?\"([^\"]{1,2000})\"\)?")
 # ... but not where the sentence goes on after it ("Lava Axe (“... planeswalker.”) targeting Rob").

@@ -13,7 +13,6 @@ The players within each player's range of influence are a snapshot taken as each
 from __future__ import annotations
 
 import enum
-import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -156,17 +155,21 @@ class Table:
     def limited(self) -> bool:
         return any(v is not None for v in self.ranges.values())
 
-    def _within_now(self, player: str) -> frozenset[str]:
+    def _within_now(self, player: str, live: list[str] | None = None) -> frozenset[str]:
         r = self.range_value(player)
-        live = self.players()
-        if r is None:
+        live = self.players() if live is None else live
+        n = len(live)
+        if r is None or 2 * r + 1 >= n:
             return frozenset(live)
         # 801.2: "Players within that many seats of the player are within that player's range";
-        # 801.2b: "A player is always within their own range of influence."
-        return frozenset(q for q in live if self.distance(player, q) <= r)
+        # 801.2b: "A player is always within their own range of influence." The seats counted
+        # out either way, not every player's distance: a snapshot of the table stays quadratic.
+        at = live.index(player)
+        return frozenset(live[(at + step) % n] for step in range(-r, r + 1))
 
     def _take_snapshot(self) -> None:
-        self._snapshot = {p: self._within_now(p) for p in self.players()}
+        live = self.players()
+        self._snapshot = {p: self._within_now(p, live) for p in live}
 
     def begin_turn(self, player: str | None = None) -> None:
         """A turn begins: 801.2c "The particular players within each player's range of influence are
@@ -452,15 +455,13 @@ class Relation:
     n: int | None = None
 
 
-def _holds(rel: Relation, order: list[str], ranges: Mapping[str, int | None]) -> bool:
-    n = len(order)
-    pos = {p: i for i, p in enumerate(order)}
+_KINDS = frozenset({"left_of", "right_of", "between", "adjacent", "not_adjacent", "in_range", "not_in_range",
+                    "distance"})
 
-    def left(x: str) -> str:
-        return order[(pos[x] + 1) % n]
 
-    def right(x: str) -> str:
-        return order[(pos[x] - 1) % n]
+def _holds(rel: Relation, pos: Mapping[str, int], n: int, ranges: Mapping[str, int | None]) -> bool:
+    """Whether ``rel`` holds with the players it names at seats ``pos`` of a table of ``n`` seats
+    (who sits in the other seats makes no difference to any relation)."""
 
     def dist(x: str, y: str) -> int:
         k = (pos[y] - pos[x]) % n
@@ -468,11 +469,14 @@ def _holds(rel: Relation, order: list[str], ranges: Mapping[str, int | None]) ->
 
     k = rel.kind
     if k == "left_of":
-        return left(rel.b) == rel.a
+        return pos[rel.a] == (pos[rel.b] + 1) % n
     if k == "right_of":
-        return right(rel.b) == rel.a
+        return pos[rel.a] == (pos[rel.b] - 1) % n
     if k == "between":
-        return {left(rel.a), right(rel.a)} == {rel.b, rel.c} and rel.b != rel.c
+        if rel.c is None or rel.b == rel.c:
+            return False
+        left, right = (pos[rel.a] + 1) % n, (pos[rel.a] - 1) % n
+        return left != right and {pos[rel.b], pos[rel.c]} == {left, right}
     if k == "adjacent":
         return dist(rel.a, rel.b) == 1
     if k == "not_adjacent":
@@ -481,9 +485,67 @@ def _holds(rel: Relation, order: list[str], ranges: Mapping[str, int | None]) ->
         r = ranges.get(rel.a)
         inside = r is None or dist(rel.a, rel.b) <= r
         return inside if k == "in_range" else not inside
-    if k == "distance":
-        return dist(rel.a, rel.b) == rel.n
-    raise ValueError(f"unknown relation {k!r}")
+    return dist(rel.a, rel.b) == rel.n  # "distance"
+
+
+# How many seats the search of one `arrange` call may try. Seating is a constraint problem,
+# exponential in the named players at worst (eleven players and no count: 10! orders of a table
+# of 11); the examples' relations are chains that settle each seat in a few tries, so their
+# searches take a few hundred. Past the budget the seating is refused (well under a second).
+SEARCH_BUDGET = 100_000
+
+
+class _Budget:
+    def __init__(self, steps: int):
+        self.left = steps
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise SeatingError("the search for a seating gave up after trying "
+                               f"{SEARCH_BUDGET:,} seats (too many players to place)")
+
+
+def _first_seating(first: str, rest: Sequence[str], n: int, due: Sequence[Sequence[Relation]],
+                   ranges: Mapping[str, int | None], top: int, increasing: bool,
+                   budget: _Budget) -> tuple[int, ...] | None:
+    """The first (in lexicographic order) seats for ``rest``, ``first`` at seat 0, whose highest is
+    ``top``, every relation holding; with ``increasing``, only seats in the order of ``rest``.
+    ``due[i]``: the relations whose players are all seated once ``rest[i]`` is. A depth-first
+    search that drops a partial seating as soon as a relation fails."""
+    k = len(rest)
+
+    def candidates(seats: list[int]) -> Iterable[int]:
+        i = len(seats)
+        if increasing:
+            low = seats[-1] + 1 if seats else 1
+            return (top,) if i == k - 1 else range(low, top - (k - 1 - i) + 1)
+        used = set(seats)
+        if i == k - 1 and top not in used:
+            return (top,)
+        return (s for s in range(1, top + 1) if s not in used)
+
+    pos = {first: 0}
+    seats: list[int] = []
+    stack = [iter(candidates(seats))]
+    while stack:
+        i = len(seats)
+        for s in stack[-1]:
+            budget.spend()
+            pos[rest[i]] = s
+            if all(_holds(r, pos, n, ranges) for r in due[i]):
+                break
+        else:
+            stack.pop()
+            pos.pop(rest[i], None)
+            if seats:
+                seats.pop()
+            continue
+        seats.append(s)
+        if len(seats) == k:
+            return tuple(seats)
+        stack.append(iter(candidates(seats)))
+    return None
 
 
 def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
@@ -496,12 +558,17 @@ def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
     or more (with three seats and range 1 everyone is adjacent), so the smallest table of at least
     ``min_total`` seats is used unless ``total`` is given.  The first named player (in order of
     appearance) takes seat 0; among several seatings the one that keeps the named players in order
-    of appearance, closest together, is chosen, so the result is deterministic.
+    of appearance, closest together, is chosen, so the result is deterministic: seats in order of
+    appearance before any other, then the lowest highest seat, then the first in lexicographic
+    order.  The search stops after SEARCH_BUDGET tries (SeatingError).
 
     ``ranges`` gives per-player ranges (int for everyone; unnamed fillers get that common value or,
     with a mapping, the value for ``"*"`` if present).  Returns (turn order, ranges per seat).
     """
     rels = list(relations)
+    for r in rels:
+        if r.kind not in _KINDS:
+            raise ValueError(f"unknown relation {r.kind!r}")
     names: list[str] = list(dict.fromkeys(list(named) + [x for r in rels
                                                           for x in (r.a, r.b, r.c) if x]))
     if isinstance(ranges, int) or ranges is None:
@@ -510,6 +577,8 @@ def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
     else:
         common = ranges.get("*")
         per_named = {k: v for k, v in ranges.items() if k != "*"}
+    named_ranges = {p: per_named.get(p, common) for p in names}
+    budget = _Budget(SEARCH_BUDGET)
     sizes = [total] if total is not None else range(max(min_total, len(names)), max_total + 1)
     for n in sizes:
         if n < len(names):
@@ -519,21 +588,25 @@ def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
             order = fillers
             return order, {p: per_named.get(p, common) for p in order}
         first, rest = names[0], names[1:]
-        best: list[str] | None = None
-        best_key = None
-        for seats in itertools.permutations(range(1, n), len(rest)):
+        depth = {first: -1} | {nm: i for i, nm in enumerate(rest)}
+        now: list[Relation] = []  # about the first player alone
+        due: list[list[Relation]] = [[] for _ in rest]
+        for r in rels:
+            d = max(depth[x] for x in (r.a, r.b, r.c) if x)
+            (now if d < 0 else due[d]).append(r)
+        if not all(_holds(r, {first: 0}, n, named_ranges) for r in now):
+            continue
+        seats = () if not rest else next(
+            (found for increasing in (True, False) for top in range(len(rest), n)
+             if (found := _first_seating(first, rest, n, due, named_ranges, top, increasing, budget)) is not None),
+            None)
+        if seats is not None:
             order: list[str | None] = [None] * n
             order[0] = first
             for nm, s in zip(rest, seats):
                 order[s] = nm
             it = iter(fillers)
-            full = [x if x is not None else next(it) for x in order]
-            rmap = {p: per_named.get(p, common) for p in full}
-            if all(_holds(r, full, rmap) for r in rels):
-                key = (tuple(sorted(seats)) != tuple(seats), max(seats, default=0), seats)
-                if best_key is None or key < best_key:
-                    best, best_key = full, key
-        if best is not None:
+            best = [x if x is not None else next(it) for x in order]
             return best, {p: per_named.get(p, common) for p in best}
     raise SeatingError("no seating satisfies the relations"
                        + (f" with {total} players" if total else f" up to {max_total} players"))

@@ -1,0 +1,54 @@
+"""The sizes an example may state, beyond which it is `unsupported` rather than run.
+
+The rules' worked examples are small: the largest table they seat has sixteen players (807.4a's
+turn markers), the largest range of influence is 2, the largest number any sentence states is
+under a thousand (life totals, damage, rule numbers), and the longest sentence the grammar reads
+is under 300 characters (807.6a's Emperor seating, 2009). A hostile example can state a game of
+a billion players or a sentence of 40,000 characters; the runner builds what the text states
+and the Earley parser's cost grows with the sentence, so each size is bounded here, with room
+to spare over the rules' own, and an example past a bound says which one in its reason.
+"""
+
+from __future__ import annotations
+
+# A number in a sentence or in quoted card text. Checked on its digits before int() reads it:
+# int() refuses numbers of over 4,300 digits, and a life total of 10**9 makes the runner's
+# searches over life totals run for ever.
+MAX_NUMBER = 1_000_000
+_MAX_DIGITS = len(str(MAX_NUMBER))
+
+# The seats of a game the runner plays (a stated player count, a Grand Melee game of N players,
+# the table "a range of influence of N" is shown on: 2N + 3 seats). Some outcomes are checked on
+# a copy of the game for each player (landwalk: who controls the land), so a sentence costs the
+# square of the players: at 50, about 0.15 s.
+MAX_PLAYERS = 50
+
+# One sentence, as the sentence grammar sees it (folded, quotes masked), and all the sentences of
+# one example the grammar reads (the most in the corpus: 570 characters, 601.7 of 2005-08-01).
+# Earley costs up to 2 ms a character on these templates: the bounds keep an example under
+# about three seconds.
+MAX_SENTENCE = 600
+MAX_EXAMPLE_TEXT = 1_500
+
+# One quote, as the card grammar sees it (the longest card text quoted is under 200 characters).
+MAX_QUOTE = 600
+
+
+class OutOfBounds(Exception):
+    """An example states a size past one of the bounds above; the message says which. Not a
+    ValueError: the runner reads an engine's ValueError as a refusal, i.e. a failed outcome."""
+
+
+def bounded_number(digits: str) -> int:
+    """The value of a decimal numeral, refused past MAX_NUMBER without reading it in full."""
+    stripped = digits.lstrip("0") or "0"
+    if len(stripped) > _MAX_DIGITS or int(stripped) > MAX_NUMBER:
+        shown = stripped if len(stripped) <= 20 else f"a number of {len(stripped):,} digits"
+        raise OutOfBounds(f"{shown} is over {MAX_NUMBER:,}, the largest number an example may state")
+    return int(stripped)
+
+
+def check_players(count: int, what: str = "a game") -> int:
+    if count > MAX_PLAYERS:
+        raise OutOfBounds(f"{what} of {count:,} players: the runner seats at most {MAX_PLAYERS} players")
+    return count
