@@ -18,6 +18,7 @@ import os
 DEFAULT_MAX_INPUT = 4 * 2**20
 DEFAULT_MAX_REFERENCES = 50_000
 DEFAULT_MAX_PARAGRAPHS = 50_000
+DEFAULT_MAX_RELEASES = 10_000
 # The largest a setting can be: 256 TiB, no limit in practice. A larger one ("1e99", "inf", twenty
 # nines and a G) counts as this: the limits are compared with sizes, multiplied by cost factors and
 # passed to reads, and past ~2**63 Python refuses them as sizes (OverflowError).
@@ -55,6 +56,21 @@ def max_paragraphs() -> int:
 def too_many_paragraphs(limit: int) -> str:
     return (f"more than {limit:,} paragraphs (rules, examples, glossary entries; a release has about 5,200), "
             "the limit (CRPARSE_MAX_PARAGRAPHS): raise it to read them")
+
+
+def max_releases() -> int:
+    """How many releases a store may hold: CRPARSE_MAX_RELEASES when set (and valid), else
+    10,000 (a corpus of every release in every format is about 600). Each costs a row in every
+    list of the releases, and a lookup in some: a store of a million took 10 s a command."""
+    return _setting("CRPARSE_MAX_RELEASES", DEFAULT_MAX_RELEASES)
+
+
+def max_store_value() -> int:
+    """The longest value (in bytes) a store may hold: four times the input limit, since no text of a
+    release is longer than its document, held to that limit, and UTF-8 takes at most four bytes
+    a character. SQLite refuses a longer one as it reads the row, before it loads it (and takes
+    no limit past 10^9 bytes)."""
+    return min(4 * max_input(), 10**9)
 
 
 def max_references() -> int:

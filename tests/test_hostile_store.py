@@ -6,6 +6,7 @@ tests/limits.py's limits: one line and exit 2, never a traceback or an internal 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -175,3 +176,176 @@ def test_stored_pairs_naming_nodes_a_release_lacks_are_a_damaged_store(store):
     db.close()
     err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(store)]))
     assert "damaged" in err
+
+
+# -- a store crafted to crash, to eat memory, or to be written by a command that only reads ------
+# (a second sweep: every value read from the store is checked for its type where it is read, what
+# a query reads is bounded, and the read-only commands open the store read-only)
+
+
+def _edit(store: Path, script: str, *params) -> None:
+    db = sqlite3.connect(store, isolation_level=None)
+    if params:
+        db.execute(script, params)
+    else:
+        db.executescript(script)
+    db.close()
+
+
+def _cite(tmp_path: Path) -> Path:
+    path = tmp_path / "notes.md"
+    path.write_text("See rule 100.1 and rule 101.1.\n")
+    return path
+
+
+def _commands(store: Path, tmp_path: Path) -> dict[str, list[str]]:
+    releases = tmp_path / "releases"
+    return {
+        "diff": ["diff", "2020-01-01", "2020-02-01", "--db", str(store)],
+        "history": ["history", "100.1", "--db", str(store)],
+        "search": ["search", "any Magic game", "--db", str(store)],
+        "cite-check": ["cite-check", str(_cite(tmp_path)), "--cr", str(releases / "b.txt"), "--since", "2020-01-01",
+                       "--db", str(store)],
+    }
+
+
+# the releases table made again with the same columns and no types or constraints (SQLite then
+# keeps any value as it comes)
+_RELAXED = ("CREATE TABLE r2 (id, path, sha256, date, format, nodes); INSERT INTO r2 SELECT * FROM releases; "
+            "DROP TABLE releases; ALTER TABLE r2 RENAME TO releases;")
+
+
+@pytest.mark.parametrize("damage, command", [
+    (damage, command) for damage in ("blob-date", "integer-date", "null-path", "blob-lineage")
+    for command in ("diff", "history", "cite-check") if (damage, command) != ("blob-lineage", "diff")  # it reads no lineage
+])
+def test_a_value_of_another_type_is_a_refusal_naming_the_store(store, tmp_path, damage, command):
+    """The diff by date compared a BLOB or an integer date with the date asked and stat'ed a NULL
+    path: exit 3. Every command now refuses, naming the store's file, not `<input>`."""
+    _edit(store, {
+        "blob-date": "INSERT INTO releases (path, sha256, date, format, nodes) VALUES ('x', 'z', X'ff00', 'text', 1)",
+        "integer-date": _RELAXED + "INSERT INTO releases VALUES (78, 'x', 'z', 20200115, 'text', 1)",
+        "null-path": _RELAXED + "UPDATE releases SET path = NULL WHERE date = '2020-02-01'",
+        "blob-lineage": "UPDATE node_lineage SET lineage = CAST(lineage AS BLOB)",
+    }[damage])
+    err = _one_line_refusal(run_limited(_commands(store, tmp_path)[command]))
+    assert f"crparse: {store}: " in err and ("damaged" in err or "not a crparse store" in err), err
+
+
+def test_a_refusal_about_the_store_names_the_store(store):
+    err = _one_line_refusal(run_limited(["history", "999.9", "--db", str(store)]))
+    assert err.startswith(f"crparse: {store}: no rule 999.9 in the release of 2020-02-01"), err
+
+
+def test_a_value_longer_than_any_release_is_refused_before_it_is_read(store):
+    """One text of 200 MB made `history` take 1.8 GiB; SQLite now refuses a value past four times
+    the input limit as it reads the row (here the limit lowered: 64 KiB of input, 256 KiB a value)."""
+    _edit(store, "UPDATE texts SET text = ? WHERE id IN (SELECT text FROM nodes WHERE key = '100.1')", "x " * (1 << 19))
+    for command in (["history", "100.1"], ["history", "100.1", "--all", "--json"]):
+        result = run_limited([*command, "--db", str(store)], env={"CRPARSE_MAX_INPUT": "64K"}, memory=256 << 20)
+        err = _one_line_refusal(result)
+        assert "CRPARSE_MAX_INPUT" in err and str(store) in err, err
+
+
+def test_a_flood_of_pairs_is_not_read(store):
+    """500,000 pairs naming one rule made `history` read its text once for each (930 MiB): one
+    pair is read for each node, the first stored, and the history is the same."""
+    before = run_limited(["history", "100.1", "--all", "--json", "--db", str(store)])
+    assert before.returncode == 0, before.stderr
+    _edit(store, "UPDATE texts SET text = text || ? WHERE id IN (SELECT text FROM nodes WHERE key = '100.1')",
+          " padding" * 12_000)
+    _edit(store, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000) "
+                 "INSERT INTO pairs SELECT old_release, new_release, old_key, new_key, 'changed', '', 0.5 FROM pairs, c "
+                 "WHERE new_key = '100.1'")
+    result = run_limited(["history", "100.1", "--all", "--json", "--db", str(store)], seconds=10)
+    assert result.ok_within_limits and result.returncode == 0, (result.returncode, result.stderr[-300:])
+    versions = json.loads(result.stdout)["versions"]
+    assert [(v["date"], v["kind"]) for v in versions] == [(v["date"], v["kind"]) for v in json.loads(before.stdout)["versions"]]
+
+
+def test_more_nodes_than_a_document_holds_are_refused(store, tmp_path):
+    """A lineage, or a release, of more nodes than the parser makes of a document
+    (CRPARSE_MAX_PARAGRAPHS, lowered here to 500): refused before they are read."""
+    _edit(store, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000) "
+                 "INSERT INTO nodes (release, key, kind, ord, text, digest, exact) "
+                 "SELECT release, key || '.' || i, kind, ord, text, digest, exact FROM nodes, c WHERE key = '100.1';"
+                 "INSERT INTO node_lineage SELECT n.release, n.key, l.lineage FROM nodes n JOIN node_lineage l "
+                 "ON l.release = n.release AND l.key = '100.1' WHERE n.key LIKE '100.1.%'")
+    env = {"CRPARSE_MAX_PARAGRAPHS": "500"}
+    commands = _commands(store, tmp_path)
+    for command in (commands["history"], commands["cite-check"], commands["search"]):
+        err = _one_line_refusal(run_limited(command, env=env))
+        assert "CRPARSE_MAX_PARAGRAPHS" in err and str(store) in err, err
+
+
+def test_the_versions_of_a_history_are_bounded_in_all(store):
+    """Releases that all point a rule at one long text: each version is printed, so the history
+    holds at most 16 times the input limit of text (lowered here: 16 KiB of input, 256 KiB)."""
+    _edit(store, """
+        WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 8)
+        INSERT INTO releases (id, path, sha256, date, format, nodes)
+            SELECT 100 + i, 'x', 'sha' || i, printf('2021-01-%02d', i), 'text', 1 FROM c;
+        INSERT INTO nodes (release, key, kind, ord, text, digest, exact)
+            SELECT r.id, n.key, n.kind, n.ord, n.text, n.digest, n.exact FROM releases r, nodes n
+            WHERE r.id > 100 AND n.key = '100.1' AND n.release = (SELECT min(id) FROM releases);
+        INSERT INTO node_lineage SELECT r.id, '100.1', l.lineage FROM releases r, node_lineage l
+            WHERE r.id > 100 AND l.key = '100.1' AND l.release = (SELECT min(id) FROM releases);
+    """)
+    _edit(store, "UPDATE texts SET text = ? WHERE id IN (SELECT text FROM nodes WHERE key = '100.1')", "y " * 30_000)
+    err = _one_line_refusal(run_limited(["history", "100.1", "--all", "--json", "--db", str(store)],
+                                        env={"CRPARSE_MAX_INPUT": "16K"}))
+    assert "16 times CRPARSE_MAX_INPUT" in err, err
+
+
+def test_a_store_of_too_many_releases_is_refused(store, tmp_path):
+    """A million release rows made every command take 6-9 s (CRPARSE_MAX_RELEASES, lowered to 50)."""
+    _edit(store, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100) "
+                 "INSERT INTO releases (path, sha256, date, format, nodes) "
+                 "SELECT 'p' || i, 's' || i, printf('%04d-01-01', 1000 + i), 'text', 0 FROM c")
+    for name, command in _commands(store, tmp_path).items():
+        err = _one_line_refusal(run_limited(command, env={"CRPARSE_MAX_RELEASES": "50"}))
+        assert "CRPARSE_MAX_RELEASES" in err and str(store) in err, (name, err)
+
+
+@pytest.mark.parametrize("change", ["DROP INDEX nodes_digest", "DROP TABLE steps",
+                                    "DROP INDEX node_lineage_key; INSERT INTO node_lineage SELECT * FROM node_lineage"])
+def test_a_command_that_reads_writes_nothing_and_refuses_a_store_made_otherwise(store, tmp_path, change):
+    """The read-only commands ran the schema script on the file: a missing index or table was
+    made in it, and a store of duplicate rows was refused with `UNIQUE constraint failed`."""
+    _edit(store, change)
+    before = store.read_bytes()
+    for name, command in _commands(store, tmp_path).items():
+        err = _one_line_refusal(run_limited(command))
+        assert f"crparse: {store}: not a crparse store: " in err and "UNIQUE" not in err, (name, err)
+    assert store.read_bytes() == before
+    wal = Path(f"{store}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_index_into_a_store_whose_full_text_index_is_damaged(store, tmp_path):
+    """SQLite ends the transaction itself on such a fault: the ROLLBACK after it failed and its
+    message (`cannot rollback - no transaction is active`) hid the fault."""
+    _edit(store, "UPDATE texts_fts_data SET block = X'00ff00ff' WHERE id >= 10")
+    releases = tmp_path / "releases"
+    _release(releases, "c.txt", "March 1, 2020")
+    path = releases / "c.txt"
+    path.write_text(path.read_text(encoding="utf-8").replace("only two players", "only two players, newly"),
+                    encoding="utf-8")
+    err = _one_line_refusal(run_limited(["index", str(releases), "--db", str(store)]))
+    assert err.startswith(f"crparse: {store}: the store is damaged") and "rollback" not in err, err
+
+
+@pytest.mark.parametrize("where", ["/proc/self/environ", "fifo", "/dev/zero"])
+def test_a_stored_path_that_is_not_a_regular_file_is_never_opened(store, tmp_path, where):
+    """The path is the store's word: a FIFO or a device is not opened (opening one blocks, or
+    acts), nor a file the kernel makes up, a "regular" file of 0 bytes (a release never is)."""
+    import hashlib
+
+    if where == "fifo":
+        where = str(tmp_path / "fifo")
+        os.mkfifo(where)
+    _edit(store, "UPDATE releases SET path = ?, sha256 = ? WHERE date = '2020-01-01'", where,
+          hashlib.sha256(b"").hexdigest())
+    result = run_limited(["diff", "2020-01-01", "2020-02-01", "--db", str(store)], seconds=10)
+    err = _one_line_refusal(result)
+    assert "cannot be read again" in err and ("empty" in err or "FIFO" in err or "device" in err), err

@@ -67,7 +67,10 @@ class _Progress:
 
 def run_index(args) -> int:
     from crparse.errors import CrparseError
+    import sqlite3
+
     from crparse.store import connect, default_path
+    from crparse.store.db import store_error
     from crparse.store.index import index
 
     path = Path(args.db) if args.db else default_path()
@@ -77,7 +80,10 @@ def run_index(args) -> int:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     db = connect(path, create=True)
-    report = index(db, args.paths, progress=_Progress())
+    try:
+        report = index(db, args.paths, progress=_Progress())
+    except sqlite3.Error as err:  # the store busy, full, or damaged where a write met it: named as such
+        raise store_error(err, str(path)) from None
     from crparse.cli.main import report as say
 
     for message in report.refused:
@@ -94,7 +100,7 @@ def run_history(args) -> int:
     from crparse.store import connect
     from crparse.store.query import history
 
-    h = history(connect(args.db), args.rule, args.at)
+    h = history(connect(args.db, readonly=True), args.rule, args.at)
     versions = h.versions if args.all else h.changes
     if args.json:
         data = {
@@ -127,7 +133,7 @@ def run_search(args) -> int:
     from crparse.store import connect
     from crparse.store.query import search
 
-    found = search(connect(args.db), args.phrase)
+    found = search(connect(args.db, readonly=True), args.phrase)
     if args.json:
         print(json.dumps([{"lineage": o.lineage, "numbers": o.keys, "first": o.first, "last": o.last, "releases": o.releases}
                           for o in found], indent=2, ensure_ascii=False))
@@ -145,7 +151,7 @@ def run_identify(args) -> int:
     from crparse.store.index import digests
     from crparse.store.query import identify
 
-    db = connect(args.db)
+    db = connect(args.db, readonly=True)
     doc = crparse.parse(Path(args.path))
     us = units(doc)
     found = identify(db, dict(zip((u.key for u in us), digests(us))))

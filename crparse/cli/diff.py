@@ -44,16 +44,9 @@ def _release(given: str, db: str | None) -> Path:
     if path.exists() or not _DATE.fullmatch(given):
         return path
     from crparse.store import connect
-    from crparse.store.db import dated_releases
-    from crparse.store.index import stored_bytes
+    from crparse.store.query import release_file
 
-    store = connect(db)
-    releases = [r for r in dated_releases(store) if r[1] <= given]
-    if not releases:
-        raise CrparseError(f"no release on or before {given} in the store")
-    rid, _, stored_path = releases[-1]
-    stored_bytes(store, rid)  # refuses a file changed (or replaced by a link) since it was stored
-    return Path(stored_path)
+    return Path(release_file(connect(db, readonly=True), given))
 
 
 def run_diff(args) -> int:

@@ -53,7 +53,7 @@ def _stored(db: str | None) -> list[Path]:
     from crparse.store import connect
     from crparse.store.db import dated_releases
 
-    with connect(db) as store:
+    with connect(db, readonly=True) as store:
         return [Path(path) for _, _, path in dated_releases(store)]
 
 

@@ -173,7 +173,7 @@ class _Renumbering:
 
         from crparse.store.query import current_numbers
 
-        self.db = connect(db)
+        self.db = connect(db, readonly=True)
         self.since = since
         self.date = release_at(self.db, since)[1]
         self.now, _ = current_numbers(self.db, since)

@@ -114,6 +114,6 @@ def store_identifier(db: str | None):
         from crparse.store.query import identify as best
 
         us = units(doc)
-        return best(connect(path), dict(zip((u.key for u in us), digests(us)))).best
+        return best(connect(path, readonly=True), dict(zip((u.key for u in us), digests(us)))).best
 
     return identify

@@ -8,11 +8,16 @@ refused with a message saying how to rebuild it (crparse index --rebuild).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import sqlite3
+import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 from crparse.errors import CrparseError
+from crparse.limits import describe, max_releases, max_store_value
 
 STORE_VERSION = 1
 
@@ -94,20 +99,35 @@ class DamagedStore(CrparseError):
 def reads_store(function):
     """What a store query raises on rows crparse never writes becomes one clear refusal: the store
     is data from a file, like any input (a text column holding bytes, a missing row, a number that
-    is not one)."""
-    import functools
-
+    is not one). Every refusal names the store's file (the connection, the first argument, knows it)."""
     @functools.wraps(function)
-    def guarded(*args, **kwargs):
+    def guarded(db, *args, **kwargs):
         try:
-            return function(*args, **kwargs)
-        except CrparseError:
-            raise
+            return function(db, *args, **kwargs)
+        except CrparseError as err:
+            raise err.located(getattr(db, "path", None)) from None
         except (sqlite3.Error, ValueError, TypeError, IndexError, KeyError, AttributeError) as err:
-            raise DamagedStore(f"the store is damaged ({type(err).__name__}: {' '.join(str(err).split())}): "
-                               "rebuild it with `crparse index DIR --rebuild`") from None
+            raise store_error(err, getattr(db, "path", None)) from None
 
     return guarded
+
+
+def store_error(err: Exception, path: str | None) -> CrparseError:
+    """The refusal an error met in the store makes: a value past the length limit names it; a
+    store busy or unwritable says so; anything else is a damaged store."""
+    message = " ".join(str(err).split())
+    if isinstance(err, sqlite3.DataError) and "too big" in message:
+        return DamagedStore(too_long_value(), path=path)
+    if isinstance(err, sqlite3.OperationalError) and any(
+            word in message for word in ("locked", "busy", "disk is full", "readonly", "unable to open")):
+        return CrparseError(f"the store: {message}", path=path)
+    return DamagedStore(f"the store is damaged ({type(err).__name__}: {message}): "
+                        "rebuild it with `crparse index DIR --rebuild`", path=path)
+
+
+def too_long_value() -> str:
+    return (f"the store holds a value longer than {describe(max_store_value())}, the limit (four times "
+            "CRPARSE_MAX_INPUT: no text of a release is longer): rebuild it with `crparse index DIR --rebuild`")
 
 
 def default_path() -> Path:
@@ -120,25 +140,45 @@ class MissingStore(CrparseError):
     """No store where one was looked for."""
 
 
-def connect(path: str | os.PathLike | None = None, *, create: bool = False) -> sqlite3.Connection:
+class Store(sqlite3.Connection):
+    """A connection to the store that knows its file, so that a refusal names it."""
+
+    path: str | None = None
+
+
+def connect(path: str | os.PathLike | None = None, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
     """The store at `path` (default: default_path()). `create`: make it if absent; otherwise a
     missing store is refused with the command that builds one. A database that is not a crparse
-    store (other tables, another version, damaged) is refused and left as it is."""
+    store (other tables, another version, damaged) is refused and left as it is. `readonly`: for
+    the commands that only read it: opened read-only (nothing, not even the schema, is written
+    into a file the user named) and refused unless it holds every table of the schema, as
+    crparse makes them."""
     path = Path(path) if path is not None else default_path()
     try:
         exists = path.exists()
         if exists and not path.is_file():
             raise CrparseError("not a crparse store: not a file", path=str(path))
         if not exists:
-            if not create:
+            if readonly or not create:
                 raise MissingStore(
                     f"no store here: build it with `crparse index DIR{'' if path == default_path() else f' --db {path}'}` "
                     "(DIR: a directory of releases)",
                     path=str(path),
                 )
             path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit: BEGIN ... COMMIT
-        _check_ours(db, path)
+        if readonly:
+            # a URI, for mode=ro: the file name's bytes percent-encoded, whatever they are
+            uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, factory=Store)
+        else:
+            db = sqlite3.connect(path, isolation_level=None, factory=Store)  # transactions are explicit: BEGIN ... COMMIT
+        db.path = str(path)
+        # no value crparse stores is longer than a release's text: one longer (a crafted row of
+        # 200 MB) is refused by SQLite as it reads the row, before it is loaded
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max_store_value())
+        _check_ours(db, path, complete=readonly)
+        if readonly:
+            return db
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA journal_mode = WAL")  # a killed writer leaves the last commit readable
         # WAL with NORMAL sync: never corrupt; a power cut may lose the last commits, which the
@@ -148,11 +188,27 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False) -> s
         version = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
         if version is None:
             db.execute("INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),))
+    except sqlite3.DataError as err:
+        raise store_error(err, str(path)) from None
     except sqlite3.DatabaseError as err:
         raise CrparseError(f"not a crparse store: {err}", path=str(path)) from None
     except OSError as err:
         raise CrparseError(f"cannot open the store: {err.strerror or err}", path=str(path)) from None
     return db
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection):
+    """BEGIN ... COMMIT, rolled back on any error. SQLite ends a transaction itself on some errors
+    (a corrupt page, a full disk): a ROLLBACK then would fail and hide the error that matters."""
+    db.execute("BEGIN")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 # the columns of each table, as SCHEMA makes them: a database whose tables differ is another's
@@ -170,11 +226,15 @@ _TABLES = {
 }
 
 
-def _check_ours(db: sqlite3.Connection, path: Path) -> None:
+def _check_ours(db: sqlite3.Connection, path: Path, *, complete: bool = False) -> None:
     """Refuse, before anything is written, a database that holds tables of its own, or ours at
-    another version: an empty one becomes a store."""
+    another version or made otherwise (a column's type or constraint, an index): an empty one
+    becomes a store, unless `complete`, when every table must be there."""
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     if not tables:
+        if complete:
+            raise MissingStore("an empty database, not a store yet: build it with `crparse index DIR "
+                               f"--db {path}` (DIR: a directory of releases)", path=str(path))
         return
     # crparse creates no view and no trigger: one in its place (a trigger that never ends, a view
     # of endless rows) is another program's, or a trap
@@ -195,6 +255,43 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
     for table, columns in _TABLES.items():
         if table in tables and [r[1] for r in db.execute(f"PRAGMA table_info({table})")] != columns:
             raise CrparseError(f"not a crparse store: its table {table} has other columns", path=str(path))
+    # The queries count on what the schema declares: a text where it says TEXT NOT NULL, one
+    # row per (release, key) where an index is UNIQUE, an index where a query looks a row up.
+    # A table made otherwise (its constraints dropped to hold a flood of duplicate rows) is not ours.
+    expected = _schema_shape()
+    for table in _TABLES:
+        if table not in tables:
+            if complete:
+                raise CrparseError(f"not a crparse store: it lacks its table {table}", path=str(path))
+            continue
+        columns, indexes = _shape(db, table)
+        if columns != expected[table][0]:
+            raise CrparseError(f"not a crparse store: its table {table} has other columns", path=str(path))
+        if indexes != expected[table][1]:
+            raise CrparseError(f"not a crparse store: its table {table} has other indexes or constraints",
+                               path=str(path))
+
+
+@functools.cache
+def _schema_shape() -> dict[str, tuple]:
+    """Each table's shape as SCHEMA makes it (made in memory, so that it follows SCHEMA)."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    return {table: _shape(db, table) for table in _TABLES}
+
+
+def _shape(db: sqlite3.Connection, table: str) -> tuple:
+    """A table's columns (name, type, NOT NULL, default, primary key) and indexes (unique, how
+    made, partial, columns), or a virtual table's definition."""
+    if table == "texts_fts":
+        (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+        return " ".join(str(sql).split()), ()
+    columns = [tuple(r[1:]) for r in db.execute(f"PRAGMA table_info({table})")]
+    indexes = sorted(
+        (unique, origin, partial, tuple(str(c[2]) for c in db.execute(f"PRAGMA index_info('{name}')")))
+        for _, name, unique, origin, partial in db.execute(f"PRAGMA index_list({table})")
+    )
+    return columns, indexes
 
 
 def to_db_path(path: str) -> str | bytes:
@@ -211,12 +308,59 @@ def from_db_path(value: str | bytes) -> str:
     return os.fsdecode(value) if isinstance(value, bytes) else value
 
 
+# What a query checks each value it reads against: the type SQLite gives it back as.
+TEXT = str
+INTEGER = int
+NUMBER = (int, float)
+MAYBE_TEXT = (str, type(None))
+PATH = (str, bytes)  # a file name that is not UTF-8 is stored as its bytes (to_db_path)
+
+
+def rows(db: sqlite3.Connection, sql: str, params: tuple = (), *, types: tuple, most: int | None = None,
+         what: str = "rows", limit: str = "") -> Iterator[tuple]:
+    """The rows of a query on the store, each value checked for its type (a store is a file like
+    any input: a column of another type than the schema says, a NULL where it says NOT NULL, is
+    a damaged store, not a crash further on), and at most `most` of them: one more is refused,
+    naming `what` there are too many of and the `limit` that bounds them, before it is read."""
+    cursor = db.execute(sql, params)
+    columns = [d[0] for d in cursor.description]
+    for n, row in enumerate(cursor):
+        if most is not None and n >= most:
+            raise DamagedStore(f"the store holds more than {most:,} {what}, the limit{f' ({limit})' if limit else ''}: "
+                               "rebuild it with `crparse index DIR --rebuild`", path=getattr(db, "path", None))
+        for value, kind, column in zip(row, types, columns):
+            if not isinstance(value, kind):
+                found = "NULL" if value is None else _TYPE_NAMES.get(type(value), type(value).__name__)
+                raise DamagedStore(f"the store is damaged ({what}: {column} is {found}, not {_TYPE_NAMES[kind]}): "
+                                   "rebuild it with `crparse index DIR --rebuild`", path=getattr(db, "path", None))
+        yield row
+
+
+_TYPE_NAMES = {TEXT: "text", INTEGER: "an integer", NUMBER: "a number", MAYBE_TEXT: "text or NULL",
+               PATH: "a file name", bytes: "a blob", float: "a real number"}
+
+
+def one(db: sqlite3.Connection, sql: str, params: tuple = (), *, types: tuple, what: str = "a row") -> tuple | None:
+    """The first row of a query (None if none), its values checked as by `rows`."""
+    return next(rows(db, sql, params, types=types, what=what), None)
+
+
+def release_count_limit(db: sqlite3.Connection) -> None:
+    """Refuse a store of more releases than the limit, before any query reads them all (each
+    release costs a row in every list of them, and a lookup in some: a million took 10 s)."""
+    (count,) = one(db, "SELECT count(*) FROM releases", types=(INTEGER,))
+    if count > max_releases():
+        raise DamagedStore(f"the store holds {count:,} releases, more than {max_releases():,}, the limit "
+                           "(CRPARSE_MAX_RELEASES; a corpus has about 120)", path=getattr(db, "path", None))
+
+
 @reads_store
 def dated_releases(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
     """(id, date, path) of the dated releases, in date order (one per date: the first stored)."""
-    rows = db.execute("SELECT id, date, path FROM releases WHERE date IS NOT NULL ORDER BY date, id").fetchall()
+    release_count_limit(db)
     out, seen = [], set()
-    for rid, date, path in rows:
+    for rid, date, path in rows(db, "SELECT id, date, path FROM releases WHERE date IS NOT NULL ORDER BY date, id",
+                                types=(INTEGER, TEXT, PATH), what="releases"):
         if date not in seen:
             seen.add(date)
             out.append((rid, date, from_db_path(path)))

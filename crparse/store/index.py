@@ -14,6 +14,7 @@ usable store and the next run goes on where it stopped:
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,14 +23,15 @@ from pathlib import Path
 from crparse.align import Pair, align
 from crparse.align.units import Prepared, Unit, prepare, prepared, restore, units
 from crparse.errors import CrparseError
-from crparse.inputs import Unread, inputs, read_regular
-from crparse.limits import max_input
+from crparse.inputs import Unread, file_kind, inputs, read_regular
+from crparse.limits import max_input, max_paragraphs
 from crparse.lineage import Release, link
 from crparse.nodes import Document
 from crparse.parallel import parse_all
 from crparse.pipeline import parse
 from crparse.refs import references
-from crparse.store.db import dated_releases, from_db_path, reads_store, to_db_path
+from crparse.store.db import (INTEGER, MAYBE_TEXT, NUMBER, PATH, TEXT, dated_releases, from_db_path, one, reads_store,
+                              rows, to_db_path, transaction)
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 
@@ -54,14 +56,25 @@ def digests(us: list[Unit]) -> list[tuple[str, str]]:
             for u in us]
 
 
+@reads_store
 def stored_bytes(db: sqlite3.Connection, release: int) -> bytes:
     """The bytes of a stored release, read again from its file: only if they are still the bytes
     stored (the same sha256). A file changed or replaced since (another text, a link to another
     file) is refused: the store would otherwise speak of one text and show another."""
-    row = db.execute("SELECT path, sha256 FROM releases WHERE id = ?", (release,)).fetchone()
+    row = one(db, "SELECT path, sha256 FROM releases WHERE id = ?", (release,), types=(PATH, TEXT), what="a release")
     if row is None:
         raise CrparseError(f"no release {release} in the store")
     path, sha = from_db_path(row[0]), row[1]
+    # The path is the store's word, not the user's. read_regular opens no FIFO or device; a file
+    # the kernel makes up (/proc/self/environ, /sys) passes for a regular file of 0 bytes, and a
+    # release is never empty: none is opened.
+    try:
+        status = os.stat(path)
+        empty = file_kind(status.st_mode) is None and status.st_size == 0
+    except (OSError, ValueError):
+        empty = False  # read_regular says why it cannot be read
+    if empty:
+        raise CrparseError("the stored release cannot be read again: an empty file", path=path)
     try:
         raw = read_regular(path, max_input())
     except Unread as why:
@@ -84,9 +97,10 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
             files.append(item)
         else:  # a FIFO, a device, a link out of the directory: said, never opened
             report.refused.append(f"{item.path}: skipped: {item.skipped}")
-    known = {sha for (sha,) in db.execute("SELECT sha256 FROM releases")}
+    dated_releases(db)  # a store of too many releases, or of dates that are not text, is refused
+    known = {sha for (sha,) in rows(db, "SELECT sha256 FROM releases", types=(TEXT,), what="a release")}
     stored_at: dict[str, list[tuple[int, str]]] = {}
-    for rid, path, sha in db.execute("SELECT id, path, sha256 FROM releases"):
+    for rid, path, sha in rows(db, "SELECT id, path, sha256 FROM releases", types=(INTEGER, PATH, TEXT), what="a release"):
         stored_at.setdefault(from_db_path(path), []).append((rid, sha))
     todo, replaced = [], []
     for n, f in enumerate(files, 1):
@@ -140,37 +154,27 @@ def _derived(doc: Document) -> tuple[list[Prepared], list[tuple[str, str, str | 
 def _forget(db: sqlite3.Connection, releases: list[int]) -> None:
     """Remove releases whose files changed, with their nodes, references and pairs (and the steps
     that aligned them, so their neighbours are aligned again)."""
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         for rid in releases:
             db.execute("DELETE FROM steps WHERE old_release = ? OR new_release = ?", (rid, rid))
             db.execute("DELETE FROM node_lineage WHERE release = ?", (rid,))
             db.execute("DELETE FROM releases WHERE id = ?", (rid,))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
 
 
 def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], refs: list[tuple], sha: str) -> int:
     kinds = {r.number: r.kind for r in doc.rules}
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         cur = db.execute(
             "INSERT INTO releases (path, sha256, date, format, nodes) VALUES (?, ?, ?, ?, ?)",
             (to_db_path(doc.source.path), sha, doc.effective_date, doc.source.format, len(us)),
         )
         release = cur.lastrowid
         text_ids = _texts(db, [u.text for u in us])
-        rows = [(release, u.key, kinds.get(u.key, "glossary"), u.order, t, d, e)
-                for u, t, (d, e) in zip(us, text_ids, digests(us))]
-        db.executemany("INSERT OR IGNORE INTO nodes (release, key, kind, ord, text, digest, exact) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        nodes = [(release, u.key, kinds.get(u.key, "glossary"), u.order, t, d, e)
+                 for u, t, (d, e) in zip(us, text_ids, digests(us))]
+        db.executemany("INSERT OR IGNORE INTO nodes (release, key, kind, ord, text, digest, exact) VALUES (?, ?, ?, ?, ?, ?, ?)", nodes)
         db.executemany("INSERT INTO refs (release, source, text, target, status) VALUES (?, ?, ?, ?, ?)",
                        [(release, *row) for row in refs])
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return release
 
 
@@ -181,8 +185,9 @@ def _texts(db: sqlite3.Connection, texts: list[str]) -> list[int]:
     unique = list(dict.fromkeys(hashes))
     for k in range(0, len(unique), 500):
         chunk = unique[k : k + 500]
-        known.update(db.execute(f"SELECT sha1, id FROM texts WHERE sha1 IN ({','.join('?' * len(chunk))})", chunk))
-    last = db.execute("SELECT coalesce(max(id), 0) FROM texts").fetchone()[0]
+        known.update(rows(db, f"SELECT sha1, id FROM texts WHERE sha1 IN ({','.join('?' * len(chunk))})", tuple(chunk),
+                          types=(TEXT, INTEGER), what="a text"))
+    (last,) = one(db, "SELECT coalesce(max(id), 0) FROM texts", types=(INTEGER,))
     for h, t in zip(hashes, texts):
         if h not in known:
             known[h] = db.execute("INSERT INTO texts (sha1, text) VALUES (?, ?)", (h, t)).lastrowid
@@ -196,13 +201,12 @@ def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[U
     id (a few at most: older ones are dropped)."""
     releases = dated_releases(db)
     consecutive = {(a[0], b[0]) for a, b in zip(releases, releases[1:])}
-    done = set(db.execute("SELECT old_release, new_release FROM steps"))
+    done = set(rows(db, "SELECT old_release, new_release FROM steps", types=(INTEGER, INTEGER), what="a step"))
     obsolete = done - consecutive  # a release stored between two aligned ones parts them
     if obsolete:
-        db.execute("BEGIN")
-        db.executemany("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", obsolete)
-        db.executemany("DELETE FROM steps WHERE old_release = ? AND new_release = ?", obsolete)
-        db.execute("COMMIT")
+        with transaction(db):
+            db.executemany("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", obsolete)
+            db.executemany("DELETE FROM steps WHERE old_release = ? AND new_release = ?", obsolete)
     wanted = [(a, b) for a, b in zip(releases, releases[1:]) if (a[0], b[0]) not in done]
 
     def load(release: tuple[int, str, str]) -> tuple[Document, list[Unit]]:
@@ -218,25 +222,20 @@ def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[U
     for n, (a, b) in enumerate(wanted, 1):
         (old, old_units), (new, new_units) = load(a), load(b)
         pairs = align(old, new, old_units=old_units, new_units=new_units).pairs
-        db.execute("BEGIN")
-        try:
+        with transaction(db):
             db.execute("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", (a[0], b[0]))
             db.executemany(
                 "INSERT INTO pairs VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(a[0], b[0], p.old, p.new, p.kind, " ".join(p.flags), p.similarity) for p in pairs],
             )
             db.execute("INSERT INTO steps VALUES (?, ?)", (a[0], b[0]))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         if progress:
             progress("align", n, len(wanted))
     return len(wanted)
 
 
 def _lineage_missing(db: sqlite3.Connection) -> bool:
-    chained = {r for (r,) in db.execute("SELECT DISTINCT release FROM node_lineage")}
+    chained = {r for (r,) in rows(db, "SELECT DISTINCT release FROM node_lineage", types=(INTEGER,), what="a node's lineage")}
     return any(rid not in chained for rid, _, _ in dated_releases(db))
 
 
@@ -245,7 +244,7 @@ def _write_lineages(db: sqlite3.Connection) -> int:
     """Chain the lineages from the stored pairs; only the releases linked by stored pairs from the
     first on (a run killed before aligning the rest leaves them for the next)."""
     releases = dated_releases(db)
-    steps_done = set(db.execute("SELECT old_release, new_release FROM steps"))
+    steps_done = set(rows(db, "SELECT old_release, new_release FROM steps", types=(INTEGER, INTEGER), what="a step"))
     chained = releases[:1]
     for a, b in zip(releases, releases[1:]):
         if (a[0], b[0]) not in steps_done:
@@ -253,17 +252,21 @@ def _write_lineages(db: sqlite3.Connection) -> int:
         chained.append(b)
     if not chained:
         return 0
-    keys = [[k for (k,) in db.execute("SELECT key FROM nodes WHERE release = ? ORDER BY ord", (r[0],))] for r in chained]
+    # a release holds at most as many nodes as its document paragraphs, a step a pair for each
+    # node of either release at most
+    keys = [[k for (k,) in rows(db, "SELECT key FROM nodes WHERE release = ? ORDER BY ord", (r[0],), types=(TEXT,),
+                                what="nodes in one release", most=max_paragraphs(), limit="CRPARSE_MAX_PARAGRAPHS")]
+            for r in chained]
     steps = [
-        [Pair(o, n, kind, tuple(flags.split()), sim) for o, n, kind, flags, sim in db.execute(
-            "SELECT old_key, new_key, kind, flags, similarity FROM pairs WHERE old_release = ? AND new_release = ? "
-            "ORDER BY rowid", (a[0], b[0]))]
+        [Pair(o, n, kind, tuple(flags.split()), sim) for o, n, kind, flags, sim in rows(
+            db, "SELECT old_key, new_key, kind, flags, similarity FROM pairs WHERE old_release = ? AND new_release = ? "
+            "ORDER BY rowid", (a[0], b[0]), types=(MAYBE_TEXT, MAYBE_TEXT, TEXT, TEXT, NUMBER),
+            what="pairs of two releases", most=2 * max_paragraphs(), limit="twice CRPARSE_MAX_PARAGRAPHS")]
         for a, b in zip(chained, chained[1:])
     ]
     result = link([Release(date, path) for _, date, path in chained], keys, steps)
     ids = [r[0] for r in chained]
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         db.execute("DELETE FROM lineages")
         db.executemany(
             "INSERT INTO lineages VALUES (?, ?, ?, ?, ?, ?)",
@@ -278,8 +281,4 @@ def _write_lineages(db: sqlite3.Connection) -> int:
                        ((release, key, lid) for release, mapping in zip(ids, result.at) for key, lid in mapping.items()))
         db.execute("CREATE UNIQUE INDEX node_lineage_key ON node_lineage (release, key)")
         db.execute("CREATE INDEX node_lineage_id ON node_lineage (lineage)")
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return len(result.lineages)

@@ -8,7 +8,9 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from crparse.errors import CrparseError
-from crparse.store.db import dated_releases, reads_store
+from crparse.limits import describe, max_input, max_paragraphs
+from crparse.store.db import (INTEGER, MAYBE_TEXT, TEXT, DamagedStore, dated_releases, one, reads_store,
+                              release_count_limit, rows)
 
 
 class Version(NamedTuple):
@@ -50,43 +52,87 @@ def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
     return earlier[-1][0], earlier[-1][1]
 
 
+@reads_store
+def release_file(db: sqlite3.Connection, date: str) -> str:
+    """The file of the release in force at `date` (the newest dated on or before it), if it still
+    holds the text stored: a file changed, or replaced by a link, since it was stored is refused."""
+    from crparse.store.index import stored_bytes
+
+    releases = [r for r in dated_releases(db) if r[1] <= date]
+    if not releases:
+        raise CrparseError(f"no release on or before {date} in the store")
+    rid, _, path = releases[-1]
+    stored_bytes(db, rid)
+    return path
+
+
 def _has_lineage(db: sqlite3.Connection, release: int) -> bool:
     return db.execute("SELECT 1 FROM node_lineage WHERE release = ? LIMIT 1", (release,)).fetchone() is not None
+
+
+def max_history_text() -> int:
+    """How much text the versions of one history may hold in all: sixteen times the input limit
+    (a rule's history is about 100 versions of a few KB). Each version's text is printed (JSON),
+    so a store whose releases all point a rule at one long text would multiply it."""
+    return 16 * max_input()
 
 
 @reads_store
 def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     key = key.rstrip(".") if not key.startswith("glossary:") else key
     release, date = release_at(db, at)
-    row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key)).fetchone()
+    lookup = "SELECT lineage FROM node_lineage WHERE release = ? AND key = ?"
+    row = one(db, lookup, (release, key), types=(TEXT,), what="a node's lineage")
     if row is None and not key.startswith("glossary:"):
-        row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ? COLLATE NOCASE",
-                         (release, f"glossary:{key}")).fetchone()
+        row = one(db, lookup + " COLLATE NOCASE", (release, f"glossary:{key}"), types=(TEXT,), what="a node's lineage")
     if row is None:
         raise CrparseError(f"no rule {key} in the release of {date}")
     lineage = row[0]
-    rows = db.execute(
-        """SELECT r.date, n.key, t.text, p.kind, p.flags FROM node_lineage l
+    # a lineage holds a node or two of each release (the newest corpus: 207 at most); counted
+    # before they are read and sorted, as any count of a release's nodes is
+    (count,) = one(db, "SELECT count(*) FROM node_lineage WHERE lineage = ?", (lineage,), types=(INTEGER,))
+    if count > max_paragraphs():
+        raise DamagedStore(f"the store holds {count:,} nodes in the lineage of {key}, more than {max_paragraphs():,}, "
+                           "the limit (CRPARSE_MAX_PARAGRAPHS): rebuild it with `crparse index DIR --rebuild`")
+    # The pair that led to each node: the first stored, as a merged node has one from each old
+    # node (a store may hold any number: each would be a row, its text read again). Texts are
+    # read once for each version kept, not in the sorted rows.
+    found = rows(
+        db,
+        """SELECT r.date, n.key, t.id, p.kind, p.flags FROM node_lineage l
            JOIN nodes n ON n.release = l.release AND n.key = l.key
            JOIN texts t ON t.id = n.text
            JOIN releases r ON r.id = n.release
-           LEFT JOIN pairs p ON p.new_release = n.release AND p.new_key = n.key
+           LEFT JOIN pairs p ON p.rowid = (SELECT rowid FROM pairs WHERE new_release = n.release AND new_key = n.key
+                                           ORDER BY rowid LIMIT 1)
            WHERE l.lineage = ? ORDER BY r.date""",
-        (lineage,),
-    ).fetchall()
-    versions, seen = [], set()
-    for d, k, text, kind, flags in rows:
-        if not isinstance(text, str):
-            raise TypeError(f"the text of {k} in {d} is not text")
-        if d in seen:  # a merged node has a pair from each old node: one version
+        (lineage,), types=(TEXT, TEXT, INTEGER, MAYBE_TEXT, MAYBE_TEXT), what="a version",
+    )
+    versions, seen, texts, size = [], set(), {}, 0
+    for d, k, text_id, kind, flags in found:
+        if d in seen:  # a lineage with two nodes in one release (a merge): one version
             continue
         seen.add(d)
+        text = texts.get(text_id)
+        if text is None:
+            (text,) = one(db, "SELECT text FROM texts WHERE id = ?", (text_id,), types=(TEXT,), what="a text")
+            texts[text_id] = text
+        size += len(text)
+        if size > max_history_text():
+            raise DamagedStore(f"the versions of {key} in the store hold more than {describe(max_history_text())} of "
+                               "text, the limit (16 times CRPARSE_MAX_INPUT): rebuild it with `crparse index DIR --rebuild`")
         versions.append(Version(d, k, "born" if kind is None or not versions else kind, tuple((flags or "").split()), text))
-    end, born_of, merged_into = db.execute("SELECT end, born_of, merged_into FROM lineages WHERE id = ?", (lineage,)).fetchone()
+    ends = one(db, "SELECT end, born_of, merged_into FROM lineages WHERE id = ?", (lineage,),
+               types=(MAYBE_TEXT, MAYBE_TEXT, MAYBE_TEXT), what="a lineage")
+    if ends is None or not versions:
+        raise DamagedStore(f"the store is damaged (the lineage {lineage} is not whole): "
+                           "rebuild it with `crparse index DIR --rebuild`")
+    end, born_of, merged_into = ends
     later = [d for _, d, _ in dated_releases(db) if d > versions[-1].date]
     ended = later[0] if end and later else None
     # the number asked may name another rule in the newest release (a stale number)
-    now = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release_at(db, None)[0], key)).fetchone()
+    now = one(db, "SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release_at(db, None)[0], key),
+              types=(TEXT,), what="a node's lineage")
     return History(lineage, key, date, versions, end, ended, born_of, merged_into,
                    now[0] if now is not None and now[0] != lineage else None)
 
@@ -114,15 +160,23 @@ def search(db: sqlite3.Connection, phrase: str, *, limit: int | None = None) -> 
     if len(words) > MAX_PHRASE_WORDS:
         raise CrparseError(f"a phrase of {len(words):,} words: search for at most {MAX_PHRASE_WORDS}")
     query = '"' + " ".join(words) + '"'
-    rows = db.execute(
-        """SELECT l.lineage, n.key, r.date FROM texts_fts f
+    release_count_limit(db)
+    found = rows(
+        db,
+        """SELECT l.lineage, n.key, r.date, r.id FROM texts_fts f
            JOIN nodes n ON n.text = f.rowid JOIN releases r ON r.id = n.release
            LEFT JOIN node_lineage l ON l.release = n.release AND l.key = n.key
            WHERE texts_fts MATCH ? ORDER BY r.date, n.ord""",
-        (query,),
-    ).fetchall()
+        (query,), types=(MAYBE_TEXT, TEXT, MAYBE_TEXT, INTEGER), what="a match",
+    )
     groups: dict[str, list] = {}  # lineage -> [lineage, keys, first, last, releases]
-    for lineage, key, date in rows:
+    nodes: dict[int, int] = defaultdict(int)
+    for lineage, key, date, rid in found:
+        # a release holds at most as many nodes as its document paragraphs (the parser's limit)
+        nodes[rid] += 1
+        if nodes[rid] > max_paragraphs():
+            raise DamagedStore(f"the store holds more than {max_paragraphs():,} nodes in one release, the limit "
+                               "(CRPARSE_MAX_PARAGRAPHS): rebuild it with `crparse index DIR --rebuild`")
         group = groups.get(lineage or f"{date}:{key}")
         if group is None:
             groups[lineage or f"{date}:{key}"] = [lineage, [key], date or "", date or "", 1]
@@ -154,8 +208,9 @@ def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Ide
         wanted = list(wanted)
         for k in range(0, len(wanted), 500):
             chunk = wanted[k : k + 500]
-            for release, digest in db.execute(
-                f"SELECT release, {column} FROM nodes WHERE {column} IN ({','.join('?' * len(chunk))})", chunk
+            for release, digest in rows(
+                db, f"SELECT release, {column} FROM nodes WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk),
+                types=(INTEGER, TEXT), what="a node",
             ):
                 holders[digest].add(release)
     dates = {rid: date for rid, date, _ in dated_releases(db)}
@@ -191,9 +246,15 @@ def current_numbers(db: sqlite3.Connection, since: str) -> tuple[dict[str, str |
     date of the newest release: two queries, however many numbers are asked after."""
     release, _ = release_at(db, since)
     newest, newest_date = release_at(db, None)
-    now = dict(db.execute("SELECT lineage, key FROM node_lineage WHERE release = ?", (newest,)))
+    now = dict(_release_lineages(db, "SELECT lineage, key FROM node_lineage WHERE release = ?", newest))
     return {key: now.get(lineage) for key, lineage in
-            db.execute("SELECT key, lineage FROM node_lineage WHERE release = ?", (release,))}, newest_date
+            _release_lineages(db, "SELECT key, lineage FROM node_lineage WHERE release = ?", release)}, newest_date
+
+
+def _release_lineages(db: sqlite3.Connection, sql: str, release: int):
+    """The lineage rows of one release: at most as many as a document has paragraphs."""
+    return rows(db, sql, (release,), types=(TEXT, TEXT), what="nodes in one release", most=max_paragraphs(),
+                limit="CRPARSE_MAX_PARAGRAPHS")
 
 
 @reads_store
@@ -201,9 +262,9 @@ def current_number(db: sqlite3.Connection, key: str, since: str) -> tuple[str | 
     """What the rule numbered `key` in the release in force at `since` is numbered now (None:
     it is gone), and the date of the newest release."""
     release, _ = release_at(db, since)
-    row = db.execute("SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key)).fetchone()
+    row = one(db, "SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key), types=(TEXT,))
     newest, newest_date = release_at(db, None)
     if row is None:
         return None, newest_date
-    now = db.execute("SELECT key FROM node_lineage WHERE release = ? AND lineage = ?", (newest, row[0])).fetchone()
+    now = one(db, "SELECT key FROM node_lineage WHERE release = ? AND lineage = ?", (newest, row[0]), types=(TEXT,))
     return (now[0] if now else None), newest_date
