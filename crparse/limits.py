@@ -62,7 +62,7 @@ def max_releases() -> int:
     """How many releases a store may hold: CRPARSE_MAX_RELEASES when set (and valid), else
     10,000 (a corpus of every release in every format is about 600). Each costs a row in every
     list of the releases, and a lookup in some: a store of a million took 10 s a command."""
-    return _setting("CRPARSE_MAX_RELEASES", DEFAULT_MAX_RELEASES)
+    return setting("CRPARSE_MAX_RELEASES", DEFAULT_MAX_RELEASES)
 
 
 def max_store_value() -> int:
