@@ -91,3 +91,44 @@ def test_a_date_that_is_not_one_is_refused(args, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "is not a date" in err and len(err.strip().splitlines()) == 1
+
+
+# -- crparse docs and the reST reader, from the re-sweep --------------------------------------------
+
+
+def test_a_csv_table_of_too_many_rows_is_refused_before_docutils():
+    table = "".join(f"   {i},{i}\n" for i in range(6000))
+    text = f"Rules\n=====\n\n100.1\n-----\n\nText.\n\n.. csv-table::\n\n{table}\n100.2\n-----\n\nMore.\n"
+    with pytest.raises(RefusedInput, match="csv-tables of more than 5,000 rows"):
+        crparse.parse(text.encode(), format="rst")
+    small = text.replace(table, "   a,b\n   c,d\n")
+    assert "100.2" in crparse.parse(small.encode(), format="rst")
+
+
+@pytest.mark.hostile
+def test_docs_of_a_rule_with_45000_references_ends_in_time(tmp_path):
+    from limits import run_limited
+
+    release = tmp_path / "refs.txt"
+    release.write_text(HEAD + "100. General\n\n100.1. Start. " + "See rule 100.2. " * 45_000 + "\n\n100.2. To play.\n")
+    result = run_limited(["docs", str(release), "-o", str(tmp_path / "site")], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr[-300:]
+
+
+def test_docs_of_a_release_whose_name_holds_a_newline(tmp_path):
+    from small_releases import release, releases
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "2020-01-01\nx.txt").write_text(release(releases()[0], 0))
+    done = crparse_cli("docs", str(folder), "-o", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / "100.html").exists()
+
+
+def test_docs_into_a_link_to_a_directory_elsewhere(tmp_path):
+    (tmp_path / "deep" / "a" / "b").mkdir(parents=True)
+    (tmp_path / "out").symlink_to(tmp_path / "deep" / "a" / "b")
+    done = crparse_cli("docs", "corpus/002_5de42b84d94734e9.txt", "-o", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "deep" / "a" / "b" / "801.html").exists()

@@ -186,6 +186,9 @@ MAX_RST_PARAGRAPH_MARKUP = 512
 # each level more doubled it. Past this many substitutions in all, once expanded, the edition is
 # refused. The CR's editions use none defined by another: each |T| stands for itself.
 MAX_RST_SUBSTITUTIONS = 2_000
+# Rows of a csv-table (or list-table) docutils builds in full before anything is counted: 30,000
+# rows took 12 s, 60,000 24 s. The CR's editions have no such table.
+MAX_RST_TABLE_ROWS = 5_000
 # Headings matched with a Contents list (difflib, worse than quadratic: 2,000 of each took 52 s):
 # past this many pairs (entries x headings), the Contents is not matched (0.3 s at most; an edition
 # has ~140 x 140).

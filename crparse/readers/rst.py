@@ -675,12 +675,39 @@ def _check_substitutions(text: str) -> None:
                 "(docutils' time for them grows with their square)", line=text.count("\n", 0, m.start()) + 1)
 
 
+_TABLE_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+csv-table::", re.MULTILINE)
+
+
+def _check_tables(text: str) -> None:
+    """Refuse a csv-table of more than MAX_RST_TABLE_ROWS rows (its indented lines) before docutils
+    builds it: its rows are no blocks the prescan counts."""
+    rows, scanned = 0, 0
+    for m in _TABLE_DIRECTIVE.finditer(text):
+        if m.start() < scanned:
+            continue  # a table inside a table's content: its lines are counted already
+        indent = len(m["indent"].expandtabs(8))
+        at = text.find("\n", m.end())
+        while at != -1:  # each line read once: the table's content, up to a line indented no deeper
+            end = text.find("\n", at + 1)
+            line = text[at + 1:end if end != -1 else None]
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break
+            rows += 1
+            if rows > L.MAX_RST_TABLE_ROWS:
+                raise RefusedInput(f"reST csv-tables of more than {L.MAX_RST_TABLE_ROWS:,} rows "
+                                   "(docutils builds each in full before reading on)",
+                                   line=text.count("\n", 0, m.start()) + 1)
+            at = end
+        scanned = at if at != -1 else len(text)
+
+
 def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True):
     from docutils import nodes
     from docutils.core import publish_doctree
 
     _prescan(text, source, budget, main)
     _check_substitutions(text)
+    _check_tables(text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))

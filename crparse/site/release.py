@@ -48,14 +48,16 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     """The reST sources of a release's site in `src`; a file is rewritten only when its content
     changes, so Sphinx rereads only what changed. Returns the docnames."""
     src.mkdir(parents=True, exist_ok=True)
-    argument = os.path.relpath(release, src)
+    # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
+    # the ../ of the path but not where Sphinx resolves it.
+    argument = os.path.relpath(os.path.realpath(release), os.path.realpath(src))
     if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy
         if release.is_dir():
             raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
         copy = src / "_release" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
         copy.parent.mkdir(exist_ok=True)
         shutil.copyfile(release, copy)
-        argument = os.path.relpath(copy, src)
+        argument = os.path.relpath(os.path.realpath(copy), os.path.realpath(src))
     names = pages(p)
     docs: dict[str, str] = {}
     tops = [n for n in names[1:] if n.startswith("part-") or not _in_part(p, n)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
+from pathlib import Path
 from typing import NamedTuple
 
 import crparse
@@ -42,7 +43,7 @@ def prepare(path: str) -> Prepared:
     key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
     found = _cache.pop(key, None)
     if found is None:
-        found = prepared(crparse.parse(path))
+        found = prepared(crparse.parse(Path(path)))  # a str with a newline in it would be read as text
     _cache[key] = found  # the most recently used last
     while len(_cache) > CACHED:
         del _cache[next(iter(_cache))]

@@ -17,6 +17,10 @@ from crparse.nodes import Cited, Example, GlossaryEntry, Reference, Rule
 from crparse.sphinx.prepare import Prepared, part_page, term_anchor, term_key
 
 MAX_MEMBER_LINKS = 40  # "rules 702.140-702.179": each member a link, up to this many
+# Links in one paragraph: Sphinx puts each resolved link in its place with a linear search of the
+# paragraph's children, so 49,000 in one took over two minutes. A rule holds 30 at most; past this
+# many the references are shown as text, and a "cited by" list ends with a count.
+MAX_LINKS_PER_TEXT = 200
 
 
 def provenance(p: Prepared) -> nodes.paragraph:
@@ -117,10 +121,12 @@ def cited_by(p: Prepared, node_id: str) -> nodes.paragraph | None:
         return None
     para = nodes.paragraph("", "", classes=["cr-cited-by"])
     para += nodes.Text("Cited by: ")
-    for i, source in enumerate(sources):
+    for i, source in enumerate(sources[:MAX_LINKS_PER_TEXT]):
         if i:
             para += nodes.Text(", ")
         para += _link_to(source, source.removeprefix("glossary:")) or nodes.Text(_place(source))
+    if len(sources) > MAX_LINKS_PER_TEXT:
+        para += nodes.Text(f" and {len(sources) - MAX_LINKS_PER_TEXT:,} more")
     return para
 
 
@@ -214,11 +220,13 @@ def inline(p: Prepared, source: str, field: str, example_index: int | None, text
 def _pieces(p: Prepared, source: str, field: str, example_index: int | None, text: str,
             skip: int) -> Iterator[str | nodes.Node]:
     at = skip
-    for ref in p.references.get((source, field, example_index), ()):
+    for n, ref in enumerate(p.references.get((source, field, example_index), ())):
         if ref.start < at:
             continue
         if ref.start > at:
             yield text[at:ref.start]
+        if n >= MAX_LINKS_PER_TEXT:
+            break  # the rest of the text as it is, in one piece
         yield from _reference(ref)
         at = ref.end
     if at < len(text):
