@@ -7,39 +7,19 @@
 - the corpus site after adding one release (the newest, left out of the first build).
 
 Each figure is wall time and the peak resident memory of the child (and its workers: the
-largest one). Run: python bench/bench_docs.py [--corpus ../shared/corpus] [--jobs N] [--skip-corpus]
+largest one, wait4's rusage). Run: python bench/bench_docs.py [--corpus ../shared/corpus] [--jobs N] [--skip-corpus]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import ROOT, add_corpus_argument, txt_dir
-
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
-
-
-def run(args: list[str]) -> tuple[float, float]:
-    start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "crparse", *args], cwd=ROOT, env=ENV,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    stderr = child.stderr.read()
-    _, status, _ = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"crparse {' '.join(args)}: {stderr.decode()[-800:]}")
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return elapsed, peak
-
+from common import ENV, ROOT, add_corpus_argument, run_crparse, txt_dir
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -56,16 +36,16 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        rows.append(("site of 2026-01-16", *run(["docs", str(txt / "2026-01-16.txt"), "-o", str(out / "one")])))
+        rows.append(("site of 2026-01-16", *run_crparse(["docs", str(txt / "2026-01-16.txt"), "-o", str(out / "one")], ok=(0,))))
         seed = next((ROOT / "corpus").glob("002_*"))
-        rows.append(("site of seed 002", *run(["docs", str(seed), "-o", str(out / "seed")])))
+        rows.append(("site of seed 002", *run_crparse(["docs", str(seed), "-o", str(out / "seed")], ok=(0,))))
         if not args.skip_corpus:
             releases = sorted(txt.glob("*.txt"))
             shutil.copytree(txt, out / "corpus", ignore=shutil.ignore_patterns(releases[-1].name))
-            rows.append((f"corpus site, {len(releases) - 1} releases", *run(["docs", str(out / "corpus"), "-o", str(out / "all")])))
-            rows.append(("corpus site, nothing changed", *run(["docs", str(out / "corpus"), "-o", str(out / "all")])))
+            rows.append((f"corpus site, {len(releases) - 1} releases", *run_crparse(["docs", str(out / "corpus"), "-o", str(out / "all")], ok=(0,))))
+            rows.append(("corpus site, nothing changed", *run_crparse(["docs", str(out / "corpus"), "-o", str(out / "all")], ok=(0,))))
             shutil.copy(releases[-1], out / "corpus")
-            rows.append(("corpus site, one release added", *run(["docs", str(out / "corpus"), "-o", str(out / "all")])))
+            rows.append(("corpus site, one release added", *run_crparse(["docs", str(out / "corpus"), "-o", str(out / "all")], ok=(0,))))
             size = sum(f.stat().st_size for f in (out / "all").rglob("*") if f.is_file() and ".crparse" not in f.parts)
             print(f"corpus site: {size / 2**20:.0f} MiB of pages")
     print(f"{'command':40} {'seconds':>8} {'peak MiB':>9}")

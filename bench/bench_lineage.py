@@ -13,38 +13,12 @@ child (ru_maxrss). Run: python bench/bench_lineage.py [--corpus ../shared/corpus
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import ROOT, add_corpus_argument, txt_dir
-
-
-# As installed for a user: Python caches compiled modules (__pycache__). Some machines set
-# PYTHONDONTWRITEBYTECODE, which makes every process compile crparse again (~50 ms).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
-
-
-def run(args: list[str], repeat: int) -> tuple[float, float]:
-    """(minimum seconds, peak MiB) of `crparse ARGS` run `repeat` times: wall time, and the
-    child's own peak resident memory (wait4's rusage)."""
-    best, peak = float("inf"), 0.0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "crparse", *args], cwd=ROOT, env=ENV,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        stderr = child.stderr.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        elapsed = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in (0, 1):
-            raise SystemExit(f"crparse {' '.join(args)}: exit {child.returncode}: {stderr.decode()[-500:]}")
-        best = min(best, elapsed)
-        peak = max(peak, usage.ru_maxrss / 1024)
-    return best, peak
+from common import ENV, ROOT, add_corpus_argument, run_crparse, txt_dir
 
 
 def main() -> int:
@@ -60,14 +34,14 @@ def main() -> int:
     rows = []
     for old, new, target in (("2020-11-20", "2021-02-02", 0.4), ("2025-11-14", "2026-01-16", 0.4),
                              ("2009-05-01", "2009-10-05", 2.0), ("2005-08-01", "2026-01-16", 2.0)):
-        rows.append((f"diff {old} -> {new}", *run(["diff", r(old), r(new), "--json"], args.repeat), target))
-    rows.append(("lineage of the corpus", *run(["lineage", str(txt), "--json"], 1), 30.0))
+        rows.append((f"diff {old} -> {new}", *run_crparse(["diff", r(old), r(new), "--json"], args.repeat), target))
+    rows.append(("lineage of the corpus", *run_crparse(["lineage", str(txt), "--json"], 1), 30.0))
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "store.sqlite")
-        rows.append(("index from nothing", *run(["index", str(txt), "--db", db], 1), 60.0))
-        rows.append(("index, nothing changed", *run(["index", str(txt), "--db", db], args.repeat), 2.0))
-        rows.append(("history 601.12 --at 2009-05-01", *run(["history", "601.12", "--at", "2009-05-01", "--db", db], args.repeat), 0.1))
-        rows.append(("search \"converted mana cost\"", *run(["search", "converted mana cost", "--db", db], args.repeat), None))
+        rows.append(("index from nothing", *run_crparse(["index", str(txt), "--db", db], 1), 60.0))
+        rows.append(("index, nothing changed", *run_crparse(["index", str(txt), "--db", db], args.repeat), 2.0))
+        rows.append(("history 601.12 --at 2009-05-01", *run_crparse(["history", "601.12", "--at", "2009-05-01", "--db", db], args.repeat), 0.1))
+        rows.append(("search \"converted mana cost\"", *run_crparse(["search", "converted mana cost", "--db", db], args.repeat), None))
         size = sum(p.stat().st_size for p in Path(tmp).iterdir())
     print(f"{'command':38} {'seconds':>8} {'target':>7} {'peak MiB':>9}")
     for name, seconds, peak, target in rows:

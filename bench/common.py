@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -51,3 +52,27 @@ def interleaved_ms(fns: dict, repeat: int) -> dict[str, tuple[float, float]]:
             fn()
             times[name].append(time.perf_counter() - start)
     return {name: (min(t) * 1000, statistics.median(t) * 1000) for name, t in times.items()}
+
+
+# As installed for a user: Python caches compiled modules (__pycache__). Some machines set
+# PYTHONDONTWRITEBYTECODE, which makes every process compile crparse again (~50 ms).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
+
+
+def run_crparse(args: list[str], repeat: int = 1, ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
+    """(minimum seconds, peak MiB) of `crparse ARGS` run `repeat` times: wall time, and the peak
+    resident memory of the child and the workers it waited for (wait4's rusage)."""
+    best, peak = float("inf"), 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "crparse", *args], cwd=ROOT, env=ENV,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stderr = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code not in ok:
+            raise SystemExit(f"crparse {' '.join(args)}: exit {code}: {stderr.decode()[-800:]}")
+        best = min(best, elapsed)
+        peak = max(peak, usage.ru_maxrss / 1024)
+    return best, peak

@@ -19,7 +19,6 @@ unchanged release is not parsed again either.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
@@ -32,7 +31,7 @@ from typing import NamedTuple
 import msgspec
 
 from crparse.errors import CrparseError
-from crparse.site.release import Built, SiteError, build_release, config, sphinx_build
+from crparse.site.release import Built, SiteError, build_release, config, fingerprint, sphinx_build
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
 
@@ -94,7 +93,7 @@ def _releases(paths: Sequence[Path], work: Path, progress: Progress | None) -> t
             skipped.append(f"{item.path}: {item.skipped}")
             continue
         path = Path(item.path)
-        found.append((path, _sha(path)))
+        found.append((path, fingerprint(path)))
     cache_file = work / "releases.json"
     cache = _load(cache_file)
     todo = [(p, sha) for p, sha in found if sha not in cache]
@@ -141,14 +140,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 def _key(name: str) -> str:
     key = _UNSAFE.sub("-", name).strip("-.") or "release"
     return f"r-{key}" if key in RESERVED or key.startswith("_") else key
-
-
-def _sha(path: Path) -> str:
-    digest = hashlib.sha256()
-    files = [path] if path.is_file() else sorted(f for f in path.rglob("*") if f.is_file())
-    for f in files:
-        digest.update(f.read_bytes())
-    return digest.hexdigest()
 
 
 # -- diffs and lineage ------------------------------------------------------------------------------
@@ -205,7 +196,8 @@ def _lineages(dated: list[Release], diffs: list[dict]):
 def _build_one(args) -> Built:
     release, out, work, extra_js, force, jobs = args
     return build_release(release.path, out, work / "releases" / release.key, key=release.key,
-                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), jobs=jobs)
+                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), jobs=jobs,
+                         sha=release.sha)
 
 
 def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tuple[str, ...], jobs: int,
@@ -234,7 +226,7 @@ def _write_switcher(releases: list[Release], out: Path, lineages, dated: list[Re
     versions = [[r.key, r.date or r.key] for r in newest_first]
     _write_if_changed(out / "versions.js", "window.CR_VERSIONS = " + json.dumps(versions) + ";\n")
     index = {r.key: i for i, r in enumerate(dated)}
-    groups = _history_groups(lineages, dated)
+    groups = _history_groups(lineages)
     for r in releases:
         table: dict[str, list] = {}
         at = lineages.at[index[r.key]] if r.key in index else {}
@@ -256,7 +248,7 @@ def _group(key: str) -> str:
     return f"part-{head}" if len(head) == 1 and "." not in key else head
 
 
-def _history_groups(lineages, dated: list[Release]) -> dict[str, str]:
+def _history_groups(lineages) -> dict[str, str]:
     """lineage id -> its history page: the group of its number in the last release it is in."""
     return {lid: _group(lineage.steps[-1].key) for lid, lineage in lineages.lineages.items()}
 

@@ -107,9 +107,10 @@ def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
 
 
 def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: tuple[str, ...] = (),
-                  static: tuple[str, ...] = (), jobs: int = 1, force: bool = False) -> Built:
-    """Build the HTML site of one release into `out` (Sphinx's sources and environment in `work`)."""
-    sha = hashlib.sha256(_identity(release)).hexdigest()
+                  static: tuple[str, ...] = (), jobs: int = 1, force: bool = False, sha: str | None = None) -> Built:
+    """Build the HTML site of one release into `out` (Sphinx's sources and environment in `work`);
+    `sha`: its fingerprint, when the caller has it already."""
+    sha = sha or fingerprint(release)
     stamp = {"crparse": crparse.__version__, "release": sha, "js": list(extra_js)}
     stamp_file = out / STAMP
     if not force and stamp_file.exists() and _read_json(stamp_file) == stamp:
@@ -149,16 +150,17 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
         raise SiteError(f"{what}: the site did not build cleanly: " + "; ".join(messages[:5]))
 
 
-def _identity(release: Path) -> bytes:
-    """What a release's site depends on: its bytes (every file of a reST edition)."""
+def fingerprint(release: Path) -> str:
+    """What a release's site depends on, as a sha256: its bytes (every file of a reST edition,
+    with its name)."""
     if release.is_file():
-        return release.read_bytes()
+        return hashlib.sha256(release.read_bytes()).hexdigest()
     digest = hashlib.sha256()
     for f in sorted(release.rglob("*")):
         if f.is_file():
             digest.update(str(f.relative_to(release)).encode("utf-8", "surrogateescape"))
             digest.update(f.read_bytes())
-    return digest.digest()
+    return digest.hexdigest()
 
 
 def _read_json(path: Path):

@@ -60,9 +60,8 @@ def prepared(doc: Document) -> Prepared:
             if cited.status != "resolved":
                 continue
             for target in cited.nodes:
-                sources = cited_by[target]
-                if target != ref.source and (not sources or sources[-1] != ref.source):
-                    sources.append(ref.source)
+                if target != ref.source:
+                    cited_by[target].append(ref.source)
     page_of, anchors, sections = _pages(doc)
     return Prepared(doc, lookup, dict(by_place), {k: _unique(v) for k, v in cited_by.items()},
                     page_of, anchors, sections)
