@@ -92,6 +92,9 @@ def test_rst_edition_follows_toctree():
     assert numbers(doc) == ["800.1", "800.2", "800.2a", "800.2b", "800.2c", "801.1"]
     assert [r.number for r in doc.rules if r.kind != "rule" and r.kind != "subrule"] == ["8", "800", "801"]
     assert doc.effective_date == "2011-07-15"
+    # the field list opening the index (":tocdepth: 2") is Sphinx's metadata of the file, not its title
+    assert doc.title == "Magic: The Gathering Comprehensive Rules"
+    assert any(r.text == ":tocdepth: 2" and r.reason == "markup" for r in doc.residue)
     assert [g.term for g in doc.glossary] == ["Active Player", "Ability"]
     assert doc.glossary[1].senses[1].startswith("2. An activated or triggered ability")
     assert doc.credits and "Richard Garfield" in doc.credits[0].text

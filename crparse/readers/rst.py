@@ -999,7 +999,13 @@ class _Writer:
         from docutils import nodes
 
         self.offset = source.offset
+        leading = True
         for child in document.children:
+            if leading and isinstance(child, nodes.field_list):
+                # Sphinx reads a field list that opens a file (":tocdepth: 3", ":orphan:") as the file's
+                # metadata, not its text: taken as text, it became the release's title
+                continue
+            leading = leading and isinstance(child, (nodes.comment, nodes.target, nodes.substitution_definition))
             if isinstance(child, nodes.title):
                 self.title(child)
             else:
