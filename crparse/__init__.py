@@ -17,7 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from crparse.errors import CrparseError, RefusedInput, UnsupportedFormat
+from crparse.errors import CrparseError, RefusedInput, SettingError, UnsupportedFormat
 
 _NODES = ("Block", "Cited", "ContentsEntry", "Diagnostic", "Document", "Example", "Fragment", "GlossaryEntry",
           "IndexEntry", "Link", "Reference", "Region", "Residue", "Rule", "Source")
@@ -97,6 +97,7 @@ __all__ = [
     "Region",
     "Residue",
     "Rule",
+    "SettingError",
     "Source",
     "UnsupportedFormat",
     "parse",

@@ -31,3 +31,14 @@ class RefusedInput(CrparseError):
 
 class UnsupportedFormat(CrparseError):
     """The input is a known format crparse does not read (yet)."""
+
+
+class SettingError(CrparseError):
+    """An environment variable crparse reads holds a value it cannot take. It is about no file,
+    so it names none, whichever file was being read."""
+
+    def located(self, path: str | None) -> SettingError:
+        return self
+
+    def __str__(self) -> str:
+        return self.message

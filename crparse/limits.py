@@ -13,7 +13,11 @@ many places that read like a reference (each is read, whether a phrase follows o
 
 from __future__ import annotations
 
+import difflib
 import os
+from collections.abc import Mapping
+
+from crparse.errors import SettingError
 
 DEFAULT_MAX_INPUT = 4 * 2**20
 DEFAULT_MAX_REFERENCES = 50_000
@@ -24,6 +28,11 @@ DEFAULT_MAX_RELEASES = 10_000
 # passed to reads, and past ~2**63 Python refuses them as sizes (OverflowError).
 MAX_SETTING = 2**48
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
+# Every environment variable crparse reads; TEST_SETTINGS are read by its tests and benchmarks.
+SETTINGS = ("CRPARSE_MAX_INPUT", "CRPARSE_MAX_REFERENCES", "CRPARSE_MAX_PARAGRAPHS", "CRPARSE_MAX_RELEASES",
+            "CRPARSE_MAX_INFLATED", "CRPARSE_MAX_PDF_STREAM", "CRPARSE_MAX_PDF_CONTENT", "CRPARSE_MAX_RST_WORK",
+            "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_JOBS")
+TEST_SETTINGS = ("CRPARSE_CORPUS", "CRPARSE_ARTIFACTS", "CRPARSE_FUZZ_EXAMPLES")
 
 
 def parse_size(text: str) -> int:
@@ -81,14 +90,60 @@ def max_references() -> int:
 
 def setting(name: str, default: int) -> int:
     """The limit the environment variable `name` sets (see parse_size), or `default` when it is
-    unset or not a size."""
+    unset or empty. A value that is not a size is refused (SettingError): taken for the default,
+    a mistyped `CRPARSE_MAX_INPUT=32 MB` read the file the user meant to allow as too large."""
     value = os.environ.get(name)
-    if value:
-        try:
-            return parse_size(value)
-        except ValueError:
-            pass
-    return default
+    if not value:
+        return default
+    try:
+        return parse_size(value)
+    except ValueError:
+        raise SettingError(not_a_setting(name, value)) from None
+
+
+def not_a_setting(name: str, value: str) -> str:
+    if name == "CRPARSE_JOBS":
+        return f"the setting {name}={value!r} is not a number of processes (1 or more)"
+    return (f"the setting {name}={value!r} is not a number (1 or more, of bytes where it is a size; "
+            "a K, M or G suffix multiplies by 1024, 1024^2, 1024^3)")
+
+
+def check_settings(environ: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """The problems of the CRPARSE_* variables of `environ`: (errors, warnings). An error is a
+    setting whose value is refused; a warning, a CRPARSE_ name crparse does not read (a typo
+    would otherwise leave the limit the user meant to change as it was, silently)."""
+    errors, warnings = [], []
+    for name, value in sorted(environ.items()):
+        if not name.startswith("CRPARSE_"):
+            continue
+        if name in SETTINGS:
+            if value and not _valid(name, value):
+                errors.append(not_a_setting(name, value))
+        elif name not in TEST_SETTINGS:
+            close = difflib.get_close_matches(name, SETTINGS, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            warnings.append(f"warning: {name} is not a setting crparse reads{hint}; it is ignored")
+    return errors, warnings
+
+
+def _valid(name: str, value: str) -> bool:
+    if name == "CRPARSE_JOBS":
+        return jobs_given(value) is not None
+    try:
+        parse_size(value)
+    except ValueError:
+        return False
+    return True
+
+
+def jobs_given(value: str) -> int | None:
+    """The number of processes CRPARSE_JOBS=`value` asks for, or None if it is not one."""
+    given = value.strip()
+    digits = given.lstrip("0")
+    if not (given.isdecimal() and digits):  # isdigit() takes "²", which int() refuses
+        return None
+    # Python converts no more than 4,300 digits; no machine runs a billion processes
+    return int(digits) if len(digits) <= 9 else 10**9
 
 
 def max_cited() -> int:

@@ -23,7 +23,8 @@ from typing import Any
 
 import msgspec
 
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, SettingError
+from crparse.limits import jobs_given, not_a_setting
 from crparse.nodes import Document
 from crparse.pipeline import parse
 
@@ -33,11 +34,12 @@ _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 def jobs() -> int:
     """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
     this process may run on."""
-    given = os.environ.get("CRPARSE_JOBS", "").strip()
-    digits = given.lstrip("0")
-    if given.isdecimal() and digits:  # isdigit() takes "²", which int() refuses
-        # Python converts no more than 4,300 digits; no machine runs a billion processes
-        return int(digits) if len(digits) <= 9 else 10**9
+    given = os.environ.get("CRPARSE_JOBS", "")
+    if given:
+        count = jobs_given(given)
+        if count is None:
+            raise SettingError(not_a_setting("CRPARSE_JOBS", given))
+        return count
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -4,10 +4,14 @@ a child process under the limits every input must respect: 15 s and 1 GiB."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hostile_inputs import build
 from limits import run_limited
+
+import crparse
 
 # The case names, listed here so that collecting the tests builds nothing (some inputs take a
 # second or two to write); the fixture checks that the list is the generator's.
@@ -93,9 +97,56 @@ def test_parse_size_bounds(monkeypatch):
         with pytest.raises(ValueError):
             parse_size(value)
     monkeypatch.setenv("CRPARSE_MAX_INPUT", "nan")
-    assert max_input() == 4 << 20  # not a size: the default holds
-    monkeypatch.delenv("CRPARSE_JOBS", raising=False)
-    cores = jobs()
-    for value, expected in [("9" * 5_000, 10**9), ("\u00b2", cores), ("0", cores), ("007", 7)]:
+    with pytest.raises(crparse.SettingError, match="CRPARSE_MAX_INPUT='nan' is not a number"):
+        max_input()  # not the default: a mistyped setting would leave the limit as it was, unsaid
+    monkeypatch.setenv("CRPARSE_MAX_INPUT", "")
+    assert max_input() == 4 << 20  # empty: unset
+    for value, expected in [("9" * 5_000, 10**9), ("007", 7), (" 3 ", 3)]:
         monkeypatch.setenv("CRPARSE_JOBS", value)
         assert jobs() == expected, value
+    for value in ("\u00b2", "0", "-2", "two", "1.5"):
+        monkeypatch.setenv("CRPARSE_JOBS", value)
+        with pytest.raises(crparse.SettingError, match="CRPARSE_JOBS"):
+            jobs()
+
+
+def test_every_setting_read_is_known_to_the_check():
+    """check_settings (the CLI's first step) knows every variable the library reads: a setting
+    added without it would be refused file by file instead of once, and its typos go unwarned."""
+    from crparse.limits import SETTINGS
+
+    root = Path(crparse.__file__).parent
+    read = set()
+    for path in root.rglob("*.py"):
+        read |= set(re.findall(r'(?:setting|environ\.get)\("(CRPARSE_[A-Z_]+)"', path.read_text(encoding="utf-8")))
+    assert read and read == set(SETTINGS)
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"CRPARSE_MAX_INPUT": "32 MB or so"}, "the setting CRPARSE_MAX_INPUT='32 MB or so' is not a number"),
+    ({"CRPARSE_MAX_REFERENCES": "-1"}, "the setting CRPARSE_MAX_REFERENCES='-1' is not a number"),
+    ({"CRPARSE_JOBS": "all"}, "the setting CRPARSE_JOBS='all' is not a number of processes"),
+])
+def test_a_setting_that_is_not_a_number_is_refused_once_before_any_file(tmp_path, env, message):
+    from hostile_inputs import CR
+
+    paths = []
+    for name in ("a.txt", "b.txt"):
+        paths.append(tmp_path / name)
+        paths[-1].write_text(CR, encoding="utf-8")
+    result = run_limited(["parse", *map(str, paths)], env=env)
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and result.stdout == b""
+    assert len(stderr.splitlines()) == 1 and stderr.startswith(f"crparse: {message}")
+    assert "a.txt" not in stderr
+
+
+def test_a_mistyped_setting_name_is_warned_of(tmp_path):
+    from hostile_inputs import CR
+
+    path = tmp_path / "a.txt"
+    path.write_text(CR, encoding="utf-8")
+    result = run_limited(["parse", str(path)], env={"CRPARSE_MAX_INPTU": "32M", "CRPARSE_CORPUS": "/nowhere"})
+    assert result.returncode == 0
+    assert result.stderr.decode().splitlines() == [
+        "crparse: warning: CRPARSE_MAX_INPTU is not a setting crparse reads (did you mean CRPARSE_MAX_INPUT?); it is ignored"]

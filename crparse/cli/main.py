@@ -10,6 +10,7 @@ import argparse
 import codecs
 import gc
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from crparse.cli import corpus, diff, docs, examples, exits, refs
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
+from crparse.limits import check_settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,6 +87,12 @@ def run() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     _utf8_output()
     args = build_parser().parse_args(argv)
+    errors, warnings = check_settings(os.environ)
+    for message in warnings:
+        report(f"crparse: {message}")
+    if errors:  # before any work: a batch would otherwise refuse each file for it, one by one
+        report(f"crparse: {errors[0]}")
+        return exits.REFUSED
     for name in _TEXT_ARGUMENTS:
         value = getattr(args, name, None)
         if isinstance(value, str):
