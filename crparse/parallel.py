@@ -104,9 +104,13 @@ class _Child:
 
     def __init__(self, path: str, format: str | None, then: Callable[[Document], Any] | None):
         readable, writable = os.pipe()
+        parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:
             os.close(readable)
+            # a caller that refuses the other release exits without closing this generator: its
+            # child would parse on for seconds after the command has ended
+            _die_with(parent)
             _child(writable, path, format, then)  # never returns
         os.close(writable)
         self.pipe = os.fdopen(readable, "rb")

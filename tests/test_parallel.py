@@ -117,3 +117,34 @@ def test_two_paths_a_consumer_that_stops_early_leaves_no_child(paths, monkeypatc
     found.close()
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork") or not __import__("os").path.isdir("/proc"),
+                    reason="needs fork and /proc (Linux)")
+def test_a_refused_diff_leaves_no_child_parsing_on(tmp_path):
+    """`crparse diff BAD GOOD` refuses BAD and exits while its forked child still parses GOOD:
+    the child parsed on (5 s for a release) after the command had ended, its caller gone."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary" * 100)
+    good = tmp_path / "good.txt"
+    rules = "".join(f"100.{i}. Rule {i} says something about rule 100.{i - 1}.\n\n" for i in range(2, 40_000))
+    good.write_text("Magic: The Gathering Comprehensive Rules\n\n1. Game Concepts\n\n100. General\n\n" + rules)
+    env = dict(os.environ, CRPARSE_JOBS="2", CRPARSE_MAX_PARAGRAPHS="100000", CRPARSE_MAX_REFERENCES="100000")
+    done = subprocess.run([sys.executable, "-m", "crparse", "diff", str(bad), str(good)], capture_output=True, env=env,
+                          timeout=120)
+    assert done.returncode == 2 and b"bad.txt" in done.stderr
+    time.sleep(0.5)  # the kernel's SIGKILL on the parent's death, delivered
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if str(good).encode() in f.read():
+                    left.append(pid)
+        except OSError:
+            pass
+    assert not left
