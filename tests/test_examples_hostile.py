@@ -189,3 +189,37 @@ def test_emit_pytest_into_a_file_is_refused_in_one_line(tmp_path):
     lines = result.stderr.decode().strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1 and "--emit-pytest needs a directory" in lines[0], lines
     assert str(target) in lines[0]
+
+
+def test_a_document_of_many_long_distinct_examples_stops_at_its_budget(monkeypatch):
+    """Each example within its bounds, 40 of them distinct: 27 s of Earley before the document's
+    budget (MAX_DOCUMENT_TEXT). The examples up to the budget run; the rest say why they did not.
+    The budget lowered here to keep the test short; the sentences repeated count once."""
+    import crparse
+    from crparse.examples import bounds, run_examples
+
+    monkeypatch.setattr(bounds, "MAX_DOCUMENT_TEXT", 4_000)
+    rng = random.Random(7)
+
+    def name() -> str:
+        return "".join(rng.choice("BCDFGHKLMNPRST") + rng.choice("aeiou") for _ in range(3)).capitalize()
+
+    examples = {}
+    for i in range(40):
+        sentences = []
+        for _ in range(3):
+            sentence = f"{name()} is seated to the left of {name()}"
+            while len(sentence) < 440:
+                sentence += f", and {name()} is seated to the left of {name()}"
+            sentences.append(sentence + ".")
+        examples[f"801.{i + 10}"] = " ".join(sentences)
+    with within(10):
+        found = run_examples(crparse.parse(document(examples)), rules_date="2026-01-16")
+    stopped = [r.case.rule for r in found if "it reads in one document" in (r.reason or "")]
+    # three sentences of ~450 characters an example: the budget (4,000) is spent by the third
+    assert len(found) == 40 and stopped == [f"801.{i}" for i in range(12, 50)]
+    assert "over the 4,000 it reads in one document" in found[-1].reason
+    # one example printed 40 times costs the budget once
+    again = {rule: examples["801.10"] for rule in examples}
+    found = run_examples(crparse.parse(document(again)), rules_date="2026-01-16")
+    assert not any("in one document" in (r.reason or "") for r in found)

@@ -30,6 +30,12 @@ MAX_PLAYERS = 50
 MAX_SENTENCE = 600
 MAX_EXAMPLE_TEXT = 1_500
 
+# The distinct sentences the grammar reads of one document's examples, in characters: the most in
+# the corpus is 11,504 (2012-02-01: 162 sentences, ~2 s), and Earley reads the costliest templates
+# (chains of clauses) at ~0.45 ms a character, so a document stays within ~10 s however many
+# examples it holds.
+MAX_DOCUMENT_TEXT = 20_000
+
 # One quote, as the card grammar sees it (the longest card text quoted is under 200 characters).
 MAX_QUOTE = 600
 

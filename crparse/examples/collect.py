@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from crparse.errors import CrparseError
-from crparse.examples.read import Unsupported, read
+from crparse.examples.read import DocumentBudget, Unsupported, read
 from crparse.examples.runner import run
 from crparse.nodes import Document
 
@@ -81,9 +81,9 @@ def check(text: str, rules_date: str, previous: str | None = None, factory=None)
     return _result(case, rules_date, factory)
 
 
-def _result(case: Case, date: str, factory) -> Result:
+def _result(case: Case, date: str, factory, budget: DocumentBudget | None = None) -> Result:
     try:
-        scenario = read(case.text, case.previous)
+        scenario = read(case.text, case.previous, budget)
     except Unsupported as why:
         return Result(case, "unsupported", why.reason, None, [], date)
     try:
@@ -94,8 +94,10 @@ def _result(case: Case, date: str, factory) -> Result:
 
 
 def run_examples(doc: Document, *, rules_date: str, rule: str | None = None, factory=None) -> list[Result]:
-    """The result of every example of `doc` (or of `rule`), run under `rules_date`."""
-    return [_result(c, rules_date, factory) for c in cases(doc, rule)]
+    """The result of every example of `doc` (or of `rule`), run under `rules_date`; past the
+    document's budget for the grammar (DocumentBudget), the rest are unsupported, saying so."""
+    budget = DocumentBudget()
+    return [_result(c, rules_date, factory, budget) for c in cases(doc, rule)]
 
 
 def store_identifier(db: str | None):

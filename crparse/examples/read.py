@@ -15,6 +15,7 @@ from importlib.resources import files
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, VisitError
 
+from crparse.examples import bounds
 from crparse.examples.bounds import MAX_EXAMPLE_TEXT, MAX_SENTENCE, OutOfBounds, bounded_number
 from crparse.examples.scenario import SETUP_KINDS, Branch, Fact, Scenario
 from crparse.examples.text import prepare
@@ -632,30 +633,63 @@ class _Facts(Transformer):
 _KINDS = {"card"}
 
 
-def read(text: str, previous: str | None = None) -> Scenario:
+class DocumentBudget:
+    """What the grammar may read of one document's examples: MAX_DOCUMENT_TEXT characters of
+    distinct sentences. Each example is bounded, but a document may hold thousands (Earley reads
+    ~0.4 ms a character: 40 distinct examples of 1,500 characters took 27 s). A sentence counts
+    once however often the document repeats it, and whatever this process read before, so
+    which examples run does not depend on what else was read."""
+
+    def __init__(self, limit: int | None = None):
+        self.limit = bounds.MAX_DOCUMENT_TEXT if limit is None else limit
+        self.read: set[str] = set()
+        self.spent = 0
+
+    def charge(self, sentences: tuple[str, ...]) -> None:
+        for sentence in sentences:
+            if sentence not in self.read:
+                self.read.add(sentence)
+                self.spent += len(sentence)
+
+    def check(self) -> None:
+        if self.spent > self.limit:
+            raise Unsupported(f"the document's examples up to this one have {self.spent:,} characters of sentences "
+                              f"for the grammar, over the {self.limit:,} it reads in one document")
+
+
+def read(text: str, previous: str | None = None, budget: DocumentBudget | None = None) -> Scenario:
     """The Scenario of an example's text; Unsupported names the first sentence that stops it.
-    `previous`: the example before it in the same rule, whose game "In the same game, ..." goes on."""
-    found = _cached(text, previous)
+    `previous`: the example before it in the same rule, whose game "In the same game, ..." goes on.
+    `budget`: the document's, charged with the sentences the grammar read; once it is spent,
+    this example and every later one are Unsupported (the overshoot: one example's bounds)."""
+    if budget is not None:
+        budget.check()
+    found, sentences = _cached(text, previous)
+    if budget is not None:
+        budget.charge(sentences)
+        budget.check()
     if isinstance(found, Unsupported):
         raise Unsupported(found.reason)
     return found
 
 
 @lru_cache(maxsize=4096)
-def _cached(text: str, previous: str | None) -> Scenario | Unsupported:
-    """read, remembered: most examples are printed word for word in release after release."""
+def _cached(text: str, previous: str | None) -> tuple[Scenario | Unsupported, tuple[str, ...]]:
+    """read, remembered: most examples are printed word for word in release after release. With
+    it, the sentences the grammar read for it (a cache hit costs the budget what the miss did)."""
+    sentences: list[str] = []
     try:
-        return _joined(text, previous)
+        return _joined(text, previous, sentences), tuple(sentences)
     except Unsupported as why:
-        return why
+        return why, tuple(sentences)
 
 
-def _joined(text: str, previous: str | None) -> Scenario:
-    scenario = _read(text)
+def _joined(text: str, previous: str | None, sentences: list[str]) -> Scenario:
+    scenario = _read(text, sentences)
     if any(f.kind == "same-game" for f in scenario.setup + scenario.steps if isinstance(f, Fact)):
         if previous is None:
             raise Unsupported("\"In the same game\" with no example before it")
-        before = _read(previous)
+        before = _read(previous, sentences)
         shift = len(before.quotes)
         carried = tuple(f for f in before.steps if isinstance(f, Fact) and f.kind in ("controls", "defines-card"))
         steps = tuple(_requoted(f, shift) for f in scenario.steps if not (isinstance(f, Fact) and f.kind == "same-game"))
@@ -670,7 +704,8 @@ def _requoted(f, shift: int):
     return Fact(f.kind, tuple((k, v + shift if k == "quote" and v is not None else v) for k, v in f.args), f.negated, f.sentence)
 
 
-def _read(text: str) -> Scenario:
+def _read(text: str, sentences: list[str]) -> Scenario:
+    """`sentences`: receives each sentence the grammar reads."""
     if len(text) > _MAX_EXAMPLE_INPUT:
         raise Unsupported(f"the example is {len(text):,} characters long, over the {_MAX_EXAMPLE_INPUT:,} an example "
                           "may have")
@@ -689,6 +724,7 @@ def _read(text: str) -> Scenario:
             if parsed > MAX_EXAMPLE_TEXT:
                 raise Unsupported(f"the example's sentences up to sentence {index + 1} are {parsed:,} characters long, "
                                   f"over the {MAX_EXAMPLE_TEXT:,} the examples' grammar reads in one example")
+            sentences.append(sentence)
         tree = _tree(sentence)
         if tree is None:
             raise Unsupported(f"no template reads the sentence \"{_printed(prepared, index)}\"")
