@@ -42,7 +42,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if not _known(encoding):  # striprtf would fail on the first \'xx with it
         encoding = "cp1252"
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
-    rtf = _safe_escapes(raw.decode("latin-1"))
+    rtf = raw.decode("latin-1")
+    _check_binary(rtf)
+    rtf = _short_lines(_safe_escapes(rtf))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
     except Exception as err:  # striprtf has no error type of its own
@@ -51,6 +53,61 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     diagnostics = _repair_escapes(lines)
     return Extract(format="rtf", lines=lines, encoding=encoding, line_endings="none", diagnostics=diagnostics)
+
+
+# striprtf runs two patterns that scan from each of their starts to the end of the line
+# (HYPERLINKS, `{\field{\*\fldinst{.*HYPERLINK`, and FONTTABLE, `\f(\d+).*?\fcharset`): on one
+# line of such starts their cost is its length squared (3.5 MB: over a minute). RTF ignores
+# line breaks, so lines past LINE_WIDTH are broken where a break reads the same: before a group
+# or a control word. Releases' lines hold under 350 characters between their line ends, but
+# some end lines with CR alone, which those patterns cross: their text is the same broken.
+LINE_WIDTH = 256
+_LONG_LINE = re.compile(f"[^\n]{{{LINE_WIDTH + 1},}}")
+# A group or a control word that no backslash escapes: after a run of backslashes of even
+# length (`\\par` is a backslash and "par"), taken whole (possessive), so the search is linear.
+_BREAKABLE = re.compile(r"(?<!\\)(?:\\\\)*+(\{|\\[A-Za-z'])")
+
+
+def _short_lines(rtf: str) -> str:
+    """The RTF with a line break inserted at least every LINE_WIDTH characters where it can go."""
+    pieces = []
+    done = 0
+    for line in _LONG_LINE.finditer(rtf):
+        start, end = line.span()
+        while start + LINE_WIDTH < end:
+            found = _BREAKABLE.search(rtf, start + LINE_WIDTH, end)
+            if found is None:
+                break
+            start = found.start(1)
+            pieces.append(rtf[done:start])
+            pieces.append("\n")
+            done = start
+    if not pieces:
+        return rtf
+    pieces.append(rtf[done:])
+    return "".join(pieces)
+
+
+def _check_binary(rtf: str) -> None:
+    """Refuses a `\\bin` striprtf cannot skip. It skips the binary data of a picture (`\\binN`
+    then N bytes) when the file holds both `\\pict` and `\\bin`, reading N as the digits after
+    each "\\bin" (str.isdigit, which takes "²" too): none, or more than Python converts, raised a
+    ValueError whose text was all the message said."""
+    if "\\pict" not in rtf or "\\bin" not in rtf:
+        return
+    at = rtf.find("\\bin")
+    while at >= 0:
+        digits = _DIGITS.match(rtf, at + 4)[0]
+        if not digits or not digits.isascii() or len(digits) > 4300:
+            line = rtf.count("\n", 0, at) + 1
+            shown = (digits[:20] + "...") if len(digits) > 20 else digits
+            raise RefusedInput(f"a \\bin control word without a length striprtf can read (\\bin{shown}) in a file "
+                               "with pictures: their binary data cannot be skipped", line=line)
+        at = rtf.find("\\bin", at + 4)
+
+
+# What str.isdigit takes among the characters of a file decoded as latin-1, as striprtf reads it
+_DIGITS = re.compile("[0-9\u00b2\u00b3\u00b9]*")
 
 
 def _safe_escapes(rtf: str) -> str:

@@ -1,0 +1,70 @@
+"""Hostile RTF of the fifth adversarial sweep (each failed before its fix): striprtf's patterns
+that scan from each start to the end of the line (HYPERLINKS, FONTTABLE: 3.5 MB took over a
+minute), and `\\bin` lengths it cannot read (a Python error text was the message)."""
+
+from __future__ import annotations
+
+import pytest
+from limits import run_limited
+
+import crparse
+from crparse.errors import RefusedInput
+from crparse.readers.rtf import LINE_WIDTH, _short_lines
+
+BODY = ("Magic: The Gathering Comprehensive Rules\\par\n\\par\n1. Game Concepts\\par\n\\par\n100. General\\par\n\\par\n"
+        "100.1. These Magic rules apply to any Magic game.\\par\n\\par\n100.2. To play, each player needs a deck.\\par\n")
+SIZE = 3_500_000
+
+
+def _floods() -> dict[str, str]:
+    return {
+        "field-starts": "{\\rtf1\\ansi\\ansicpg1252 " + BODY + "{\\field{\\*\\fldinst{" * (SIZE // 19) + "}",
+        "font-table": "{\\rtf1\\ansi{\\fonttbl" + "\\f1 " * (SIZE // 4) + "}\n" + BODY + "}",
+        "font-table-escapes": "{\\rtf1\\ansi{\\fonttbl" + "\\f1\\\\" * (SIZE // 6) + "}\n" + BODY + "}",
+        "hyperlinks": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}" * (SIZE // 34) + "}",
+    }
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("kind", list(_floods()))
+def test_a_line_of_pattern_starts_is_read_in_linear_time(tmp_path, kind):
+    path = tmp_path / f"{kind}.rtf"
+    path.write_text(_floods()[kind], encoding="latin-1")
+    result = run_limited(["parse", "--json", str(path)])
+    assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-300:])
+    assert b'"100.2"' in result.stdout
+
+
+@pytest.mark.parametrize("rtf, expected", [
+    ("x" * 300 + "\\\\par", "x" * 300 + "\\\\par"),  # an escaped backslash and "par": nowhere to break
+    ("x" * 300 + "\\\\\\par", "x" * 300 + "\\\\\n\\par"),  # an escaped backslash, then \par
+    ("x" * 300 + "\\{a", "x" * 300 + "\\{a"),  # an escaped brace
+    ("x" * 300 + "\\\\{a", "x" * 300 + "\\\\\n{a"),
+    ("x" * 300 + "{\\b a}", "x" * 300 + "\n{\\b a}"),
+    ("x" * 100 + "{\\b a}", "x" * 100 + "{\\b a}"),  # short: left as it is
+])
+def test_long_lines_break_only_where_rtf_reads_the_same(rtf, expected):
+    assert _short_lines(rtf) == expected
+
+
+def test_a_broken_line_gives_the_same_text():
+    words = " ".join(f"{{\\b word{i}}}\\'e9\\\\{{\\}}" for i in range(400))
+    rtf = "{\\rtf1\\ansi " + BODY + "100.3. " + words + "\\par\n}"
+    assert max(map(len, _short_lines(rtf).split("\n"))) < 2 * LINE_WIDTH
+    from striprtf.striprtf import rtf_to_text
+
+    assert rtf_to_text(_short_lines(rtf), encoding="cp1252") == rtf_to_text(rtf, encoding="cp1252")
+    assert "word398é\\} word399é\\}" in crparse.parse(rtf.encode("latin-1")).rule("100.3").text
+
+
+@pytest.mark.parametrize("length", ["", "-5", "9" * 5000, "5\u00b2"])
+def test_a_bin_length_striprtf_cannot_read_is_refused_naming_it(length):
+    rtf = "{\\rtf1\\ansi " + BODY + "{\\pict\\bin" + length + " abcde}}"
+    with pytest.raises(RefusedInput, match=r"a \\bin control word without a length .* their binary data cannot be skipped"):
+        crparse.parse(rtf.encode("latin-1"), format="rtf")
+
+
+def test_a_picture_with_binary_data_is_skipped():
+    rtf = ("{\\rtf1\\ansi " + BODY + "{\\pict\\bin5 abcde}}").encode("latin-1")
+    assert "100.2" in crparse.parse(rtf, format="rtf")
+    assert not any("abcde" in line for line in crparse.source_lines(rtf, format="rtf"))
