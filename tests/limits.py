@@ -3,15 +3,21 @@
     result = run_limited(["parse", "--json", str(path)])       # the CLI, as a user runs it
     assert result.ok_within_limits and result.returncode == 2
 
-The child gets an address-space limit (RLIMIT_AS) and the parent a wall-clock timeout, so a test
-of a memory blow-up or a hang fails by itself instead of taking the machine down. Figures a test
-may report: `seconds`, `peak_mib` (the child's max RSS).
+The child gets an address-space limit (RLIMIT_AS) and a CPU-time limit (RLIMIT_CPU: `seconds`),
+and the parent a wall-clock backstop (four times as long, at least a minute) for a child that
+blocks without computing (a FIFO read), so a test of a memory blow-up or a hang fails by itself
+instead of taking the machine down. The limit is on CPU time, not wall time: on a machine busy
+with other work, wall time doubles and triples and a linear case would fail as a hang. Figures a
+test may report: `seconds` (wall), `cpu_seconds` (the child's own, and its children's),
+`peak_mib` (its max RSS).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -25,15 +31,16 @@ TIME_LIMIT = 15.0
 
 @dataclass
 class Limited:
-    returncode: int | None  # None: killed at the time limit
+    returncode: int | None  # None: killed at the wall-clock backstop
     stdout: bytes
     stderr: bytes
     seconds: float
     peak_mib: float
+    cpu_seconds: float = 0.0  # 0.0 when the child did not exit by itself
 
     @property
     def timed_out(self) -> bool:
-        return self.returncode is None
+        return self.returncode is None or self.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU)
 
     @property
     def traceback(self) -> bool:
@@ -62,15 +69,20 @@ def _peak():
             return int(next(l for l in f if l.startswith(b"VmHWM:")).split()[1])
     except (OSError, StopIteration, ValueError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-atexit.register(lambda: os.write(2, b"\\n__crparse_peak_kib=%d\\n" % _peak()))
+def _cpu():
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+atexit.register(lambda: os.write(2, b"\\n__crparse_peak_kib=%d cpu=%.3f\\n" % (_peak(), _cpu())))
 {body}
 """
 _CLI = "from crparse.cli.main import main\nsys.argv[0] = 'crparse'\nsys.exit(main())"
 
 
-def _limit(memory: int):
+def _limit(memory: int, seconds: float):
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        cpu = math.ceil(seconds)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 
     return apply
 
@@ -83,26 +95,30 @@ def run_limited(
     stdin: bytes | None = None,
     env: dict[str, str] | None = None,
     code: str | None = None,
+    wall: float | None = None,
 ) -> Limited:
-    """`crparse ARGS` (or `python -c CODE ARGS` when `code` is given) in a child under limits."""
+    """`crparse ARGS` (or `python -c CODE ARGS` when `code` is given) in a child under limits:
+    `seconds` of CPU time, `wall` seconds in all (by default four times `seconds`, at least 60)."""
     command = [sys.executable, "-c", _WRAPPER.format(body=code or _CLI), *args]
     child_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     start = time.perf_counter()
     proc = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
-        preexec_fn=_limit(memory), cwd=ROOT,
+        preexec_fn=_limit(memory, seconds), cwd=ROOT,
     )
     try:
-        out, err = proc.communicate(stdin, timeout=seconds)
+        out, err = proc.communicate(stdin, timeout=wall or max(4 * seconds, 60.0))
         code_ = proc.returncode
     except subprocess.TimeoutExpired:
         proc.kill()
         out, err = proc.communicate()
         code_ = None
     elapsed = time.perf_counter() - start
-    peak = 0.0
+    peak = cpu = 0.0
     at = err.rfind(_MARKER)
     if at >= 0:
-        peak = int(err[at + len(_MARKER) :].split(b"\n")[0] or 0) / 1024
+        fields = err[at + len(_MARKER) :].split(b"\n")[0].split(b" cpu=")
+        peak = int(fields[0] or 0) / 1024
+        cpu = float(fields[1]) if len(fields) > 1 else 0.0
         err = err[:at]
-    return Limited(code_, out, err, elapsed, peak)
+    return Limited(code_, out, err, elapsed, peak, cpu)

@@ -79,7 +79,7 @@ def test_examples_past_the_bounds_are_unsupported_quickly(tmp_path):
     path.write_text(document({rule: text for rule, (text, _) in HOSTILE.items()}), encoding="utf-8")
     result = run_limited(["examples", str(path), "--json"])
     assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-500:])
-    assert result.seconds < 10
+    assert result.cpu_seconds < 10
     found = {r["rule"]: r for r in json.loads(result.stdout)}
     for rule, (_, said) in HOSTILE.items():
         assert found[rule]["status"] == "unsupported" and said in found[rule]["reason"], (rule, found[rule]["reason"])

@@ -150,3 +150,15 @@ def test_a_mistyped_setting_name_is_warned_of(tmp_path):
     assert result.returncode == 0
     assert result.stderr.decode().splitlines() == [
         "crparse: warning: CRPARSE_MAX_INPTU is not a setting crparse reads (did you mean CRPARSE_MAX_INPUT?); it is ignored"]
+
+
+def test_the_harness_stops_a_busy_child_and_a_blocked_one():
+    """CPU time bounds a computing child (the test stays right on a busy machine); the wall-clock
+    backstop, one that waits without computing."""
+    busy = run_limited([], code="while True: pass", seconds=1)
+    assert busy.timed_out and busy.seconds < 10
+    blocked = run_limited([], code="import time; time.sleep(60)", seconds=1, wall=2)
+    assert blocked.timed_out and blocked.seconds < 10
+    quick = run_limited([], code="sum(range(10**6))")
+    assert not quick.timed_out and quick.returncode == 0 and 0 < quick.cpu_seconds < 5
+

@@ -188,7 +188,7 @@ def test_docx_zip_bomb_refused_while_inflating(docx_bomb):
 def test_docx_inflate_limit_is_configurable(docx_bomb):
     result = run_limited(["parse", docx_bomb], memory=GiB, env={"CRPARSE_MAX_INFLATED": "16M"})
     assert refused(result, "word/document.xml inflates past the 16 MiB limit"), result
-    assert result.seconds < 5
+    assert result.cpu_seconds < 5
 
 
 def test_docx_members_are_summed(tmp_path):
@@ -357,7 +357,7 @@ def test_pdf_stage_counted_whole_when_the_next_stops_early(tmp_path, filters, he
     assert path.stat().st_size < 2 * MiB
     result = run_limited(["parse", str(path)], memory=GiB)
     assert refused(result, "the stream of object 7 inflates past the 4 MiB limit for one"), result
-    assert result.peak_mib < 200 and result.seconds < 5, result
+    assert result.peak_mib < 200 and result.cpu_seconds < 5, result
     result = run_limited(["parse", str(path)], memory=GiB, env={"CRPARSE_MAX_PDF_STREAM": "1G"})
     assert refused(result, "the stream of object 7 inflates past the 256 MiB limit", "CRPARSE_MAX_INFLATED"), result
 

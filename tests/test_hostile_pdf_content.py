@@ -118,7 +118,7 @@ def test_form_fanout_bomb(tmp_path):
     result = run_limited(["parse", path], memory=GiB)
     assert refused(result, "page 1 of this PDF (object 4) draws", "past the 4 MiB limit for one page",
                    "CRPARSE_MAX_PDF_STREAM"), result
-    assert result.seconds < 5
+    assert result.cpu_seconds < 5
 
 
 def packed_pdf(objects: list[bytes]) -> bytes:
@@ -279,4 +279,4 @@ def test_comments_do_not_make_the_checks_slow(tmp_path):
     data = pdf_of(objects).replace(b"%%EOF", b"/Encrypt" + b"%" * 2000 + b"\n%%EOF")
     path = write(tmp_path, "comments.pdf", data)
     result = run_limited(["parse", path], memory=GiB)
-    assert result.ok_within_limits and result.returncode in (0, 2) and result.seconds < 5, result
+    assert result.ok_within_limits and result.returncode in (0, 2) and result.cpu_seconds < 5, result
