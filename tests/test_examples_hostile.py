@@ -191,6 +191,45 @@ def test_emit_pytest_into_a_file_is_refused_in_one_line(tmp_path):
     assert str(target) in lines[0]
 
 
+@pytest.mark.parametrize("name", ['a""" and __import__("os").system("touch PWNED") and """.txt', 'x"""\\.txt',
+                                  "line\nbreak.txt", "caf\u00e9\u00b2.txt"])
+def test_emit_pytest_writes_python_whatever_the_file_name(tmp_path, name):
+    """A release's file name went into the emitted file's docstring: `\"\"\"` in it ended the
+    docstring and pytest, collecting the file, ran the code after it."""
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    path.write_text(document({"801.2a": "Alex is seated to the left of Rob. Rob is in Alex's range of influence."}),
+                    encoding="utf-8")
+    out = tmp_path / "tests"
+    result = run_limited(["examples", str(path), "--emit-pytest", str(out)])
+    assert result.returncode == 0, result.stderr[-300:]
+    (emitted,) = out.glob("test_examples_*.py")
+    assert emitted.name.isascii()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(emitted)],
+                          capture_output=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0 and b"1 passed" in done.stdout, done.stdout[-500:]
+    assert not (tmp_path / "PWNED").exists()
+    namespace: dict = {}
+    exec(compile("\n".join(emitted.read_text(encoding="utf-8").splitlines()[:14]), str(emitted), "exec"), namespace)
+    assert namespace["SOURCE"] == str(path)
+
+
+def test_emit_pytest_replaces_a_link_at_its_file_name_and_leaves_its_target(tmp_path):
+    path = tmp_path / "modern.txt"
+    path.write_text(document({"801.2a": HOSTILE["801.2f"][0]}), encoding="utf-8")
+    out, outside = tmp_path / "tests", tmp_path / "outside.txt"
+    out.mkdir()
+    outside.write_text("precious")
+    (out / "test_examples_modern.py").symlink_to(outside)
+    result = run_limited(["examples", str(path), "--emit-pytest", str(out)])
+    assert result.returncode == 0, result.stderr[-300:]
+    assert outside.read_text() == "precious"
+    assert not (out / "test_examples_modern.py").is_symlink() and "def test_801_2a_1" in (out / "test_examples_modern.py").read_text()
+    assert sorted(p.name for p in out.iterdir()) == ["test_examples_modern.py"]  # no temporary file left
+
+
 def test_a_document_of_many_long_distinct_examples_stops_at_its_budget(monkeypatch):
     """Each example within its bounds, 40 of them distinct: 27 s of Earley before the document's
     budget (MAX_DOCUMENT_TEXT). The examples up to the budget run; the rest say why they did not.

@@ -4,13 +4,16 @@ file, one test function per example, each running the example's text through crp
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from crparse.examples.collect import Result
 from crparse.nodes import Document
 
-_HEADER = '''"""Worked examples of {source}, run under the rules of {date}.
+# Nothing from the document goes into the file but as a Python literal (repr): a file name or an
+# example holding `"""` would otherwise end a docstring and write code that pytest runs.
+_HEADER = '''"""Worked examples of the document SOURCE names, run under the rules of DATE.
 
 Written by `crparse examples --emit-pytest`; each test reads the example's text with crparse's
 examples grammar and runs it against the reference rules model (crparse.model).
@@ -20,9 +23,12 @@ import pytest
 
 from crparse.examples import check
 
+SOURCE = {source!r}
+DATE = {date!r}
+
 
 def _run(text, previous=None):
-    result = check(text, {date!r}, previous)
+    result = check(text, DATE, previous)
     if result.status == "unsupported":
         pytest.skip(result.reason)
     assert result.status == "passed", result.reason
@@ -31,16 +37,29 @@ def _run(text, previous=None):
 
 def write_tests(directory: Path, doc: Document, results: list[Result], date: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
-    stem = re.sub(r"\W+", "_", Path(doc.source.path or "document").stem).strip("_") or "document"
+    # ASCII only: a module or function name must be an identifier ("²" is a \w, not one)
+    stem = re.sub(r"[^0-9A-Za-z]+", "_", Path(doc.source.path or "document").stem).strip("_") or "document"
     target = directory / f"test_examples_{stem}.py"
-    parts = [_HEADER.format(source=doc.source.path or "a document", date=date)]
+    parts = [_HEADER.format(source=doc.source.path, date=date)]
     seen: set[str] = set()
     for r in results:
-        name = "test_" + re.sub(r"\W", "_", r.case.rule.rstrip(".")) + f"_{r.case.index}"
+        name = "test_" + re.sub(r"[^0-9A-Za-z]", "_", r.case.rule.rstrip(".")) + f"_{r.case.index}"
         while name in seen:
             name += "_"
         seen.add(name)
         previous = f", {r.case.previous!r}" if r.case.previous else ""
-        parts.append(f'\n\ndef {name}():\n    """{r.case.rule} (line {r.case.line})"""\n    _run({r.case.text!r}{previous})\n')
-    target.write_text("".join(parts), encoding="utf-8")
+        parts.append(f"\n\ndef {name}():\n    {f'{r.case.rule} (line {r.case.line})'!r}\n    _run({r.case.text!r}{previous})\n")
+    _replace(target, "".join(parts))
     return target
+
+
+def _replace(target: Path, text: str) -> None:
+    """Writes `text` as `target` through a new file renamed over it: a link standing at that name
+    is replaced, never followed to overwrite the file it points to."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8") as out:  # "x": not through a link planted there either
+            out.write(text)
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
