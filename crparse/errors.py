@@ -33,12 +33,17 @@ class UnsupportedFormat(CrparseError):
     """The input is a known format crparse does not read (yet)."""
 
 
-class SettingError(CrparseError):
+class CommandError(CrparseError):
+    """A command that cannot run as given (no input, an output it cannot use): about the command
+    line, not about a file read, so it names none unless given one ("<input>" is for bytes)."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class SettingError(CommandError):
     """An environment variable crparse reads holds a value it cannot take. It is about no file,
     so it names none, whichever file was being read."""
 
     def located(self, path: str | None) -> SettingError:
         return self
-
-    def __str__(self) -> str:
-        return self.message

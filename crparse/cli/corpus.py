@@ -174,7 +174,7 @@ def run_identify(args) -> int:
 
 
 def run_lineage(args) -> int:
-    from crparse.errors import CrparseError
+    from crparse.errors import CommandError, CrparseError
     from crparse.inputs import inputs
     from crparse.lineage import chain
     from crparse.parallel import parse_all
@@ -196,7 +196,7 @@ def run_lineage(args) -> int:
         else:
             report(f"crparse: {doc.source.path}: no effective date found: left out of lineage")
     if not docs:
-        raise CrparseError("lineage: no dated release to chain")
+        raise CommandError("lineage: no dated release to chain")
     docs.sort(key=lambda d: d.effective_date)
     result = chain(docs, progress=lambda done, total: _Progress()("align", done, total))
     data = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 
 from crparse.cli import exits
@@ -28,20 +28,27 @@ def add_commands(commands) -> None:
 
 def run_docs(args) -> int:
     from crparse.cli.main import report
-    from crparse.errors import CrparseError
+    from crparse.errors import CommandError, CrparseError
     from crparse.parallel import jobs
     from crparse.site import build_site
 
+    if not args.output:  # `-o "$OUT"` with OUT unset would build into the current directory
+        raise CommandError("docs: the output directory given is empty")
     paths = [Path(p) for p in args.paths]
+    unread: list[str] = []
     if args.db is not None:
-        paths += _stored(args.db or None)
+        stored, unread = _stored(args.db or None)
+        paths += stored
     if not paths:
-        raise CrparseError("docs: no release given (PATH..., or --db for the releases of a store)")
+        raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)"
+                           + "".join(f"; {line}" for line in unread))
     out = Path(args.output)
     if out.exists() and not out.is_dir():
         raise CrparseError("docs: the output is not a directory", path=str(out))
-    result = build_site(paths, out, jobs=max(1, args.jobs or jobs()), progress=_Progress(), force=args.force)
-    for line in result.skipped:
+    # more processes than releases, or than a few a core, do no more work, only take memory
+    workers = max(1, min(args.jobs or jobs(), 4 * (os.cpu_count() or 1), max(len(paths), 1)))
+    result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force)
+    for line in unread + result.skipped:
         report(f"crparse: docs: skipped {line}")
     built = [b for b in result.built if not b.skipped]
     print(f"{out}: {len(result.releases)} release{'s' * (len(result.releases) != 1)} "
@@ -49,12 +56,26 @@ def run_docs(args) -> int:
     return exits.OK
 
 
-def _stored(db: str | None) -> list[Path]:
+def _stored(db: str | None) -> tuple[list[Path], list[str]]:
+    """The files of the store's releases, each checked as every command that reads a stored
+    release checks it (crparse.store.index.stored_bytes: a regular file of the bytes stored), and
+    why the others are left out. A row is the store's word: without the check a row naming another
+    file (or a directory) built a site of it."""
+    from crparse.errors import CrparseError
     from crparse.store import connect
     from crparse.store.db import dated_releases
+    from crparse.store.index import stored_bytes
 
+    found, unread = [], []
     with connect(db, readonly=True) as store:
-        return [Path(path) for _, _, path in dated_releases(store)]
+        for rid, _, path in dated_releases(store):
+            try:
+                stored_bytes(store, rid)
+            except CrparseError as why:
+                unread.append(str(why.located(path)))
+            else:
+                found.append(Path(path))
+    return found, unread
 
 
 __all__ = ["add_commands"]

@@ -115,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CrparseError as err:
         report(f"crparse: {err}")
         return exits.REFUSED
+    except OSError as err:  # an output that cannot be written (a name too long, a file where a directory is)
+        where = f"{err.filename}: " if err.filename is not None else ""
+        report(f"crparse: {args.command}: {where}{err.strerror or err}")
+        return exits.REFUSED
     except Exception as err:  # noqa: BLE001 - the user gets a line, not a traceback
         if type(err).__module__ == "sqlite3":  # the store: locked by another writer, a full disk
             report(f"crparse: {args.command}: the store: {' '.join(str(err).split())}")
@@ -162,6 +166,10 @@ def _text(args) -> int:
         lines = crparse.source_lines(Path(args.path), format=args.format)
     except CrparseError as err:
         report(f"crparse: {err}")
+        return exits.REFUSED
+    except OSError as err:  # an output that cannot be written (a name too long, a file where a directory is)
+        where = f"{err.filename}: " if err.filename is not None else ""
+        report(f"crparse: {args.command}: {where}{err.strerror or err}")
         return exits.REFUSED
     except Exception as err:  # noqa: BLE001
         if type(err).__module__ != "sqlite3":  # the store: locked by another writer, a full disk

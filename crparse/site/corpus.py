@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from crparse.diff.report import Diff
 from crparse.errors import CrparseError
 from crparse.site.release import Built, SiteError, build_release, config, fingerprint, sphinx_build
 from crparse.sphinx.corpus import anchor
@@ -63,6 +64,7 @@ Progress = Callable[[str, int, int], None]
 
 def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Progress | None = None,
                force: bool = False) -> Report:
+    _no_links_in(out)
     work = out / WORK
     work.mkdir(parents=True, exist_ok=True)
     releases, skipped = _releases(paths, work, progress)
@@ -93,7 +95,10 @@ def _releases(paths: Sequence[Path], work: Path, progress: Progress | None) -> t
             skipped.append(f"{item.path}: {item.skipped}")
             continue
         path = Path(item.path)
-        found.append((path, fingerprint(path)))
+        try:
+            found.append((path, fingerprint(path)))
+        except CrparseError as why:
+            skipped.append(str(why.located(str(path))))
     cache_file = work / "releases.json"
     cache = _load(cache_file)
     todo = [(p, sha) for p, sha in found if sha not in cache]
@@ -134,11 +139,13 @@ def _summary(doc) -> dict:
     return {"date": doc.effective_date, "keys": keys, "pages": {k: pages[k] for k in keys if k in pages}}
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+# No dot in a key: every file Sphinx and this module write at the site's root has one
+# (versions.js, objects.inv, search.html), and a release's directory took its place.
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def _key(name: str) -> str:
-    key = _UNSAFE.sub("-", name).strip("-.") or "release"
+    key = _UNSAFE.sub("-", name).strip("-") or "release"
     return f"r-{key}" if key in RESERVED or key.startswith("_") else key
 
 
@@ -156,21 +163,26 @@ def _diffs(dated: list[Release], work: Path, progress: Progress | None) -> list[
     folder.mkdir(exist_ok=True)
     out: list[dict] = []
     wanted = [(a, b) for a, b in zip(dated, dated[1:])]
-    missing = [(a, b) for a, b in wanted if not (folder / f"{a.sha}-{b.sha}.json").exists()]
+    cached = {(a.sha, b.sha): _load_diff(folder / f"{a.sha}-{b.sha}.json") for a, b in wanted}
+    missing = [(a, b) for a, b in wanted if cached[a.sha, b.sha] is None]
     paths = list(dict.fromkeys(str(r.path) for pair in missing for r in pair))
     docs = dict(zip(paths, parse_all(paths))) if paths else {}
     for done, (a, b) in enumerate(missing, 1):
         old, new = docs[str(a.path)], docs[str(b.path)]
+        for doc in (old, new):
+            if isinstance(doc, CrparseError):
+                raise SiteError(f"{doc} (it was read before: did it change during the build?)")
         d = diff(align(old, new))
         shown = {f"old:{k}": v for k, v in texts(old).items()} | {f"new:{k}": v for k, v in texts(new).items()}
         used = {f"old:{p.old}" for p in d.pairs if p.kind == "removed"} | {
             f"new:{p.new}" for p in d.pairs if p.kind == "added"}
         data = {"diff": msgspec.to_builtins(d), "texts": {k: v for k, v in shown.items() if k in used}}
-        (folder / f"{a.sha}-{b.sha}.json").write_bytes(msgspec.json.encode(data))
+        _replace(folder / f"{a.sha}-{b.sha}.json", msgspec.json.encode(data))
+        cached[a.sha, b.sha] = data
         if progress:
             progress("diff", done, len(missing))
     for a, b in wanted:
-        data = json.loads((folder / f"{a.sha}-{b.sha}.json").read_text("utf-8"))
+        data = dict(cached[a.sha, b.sha])
         data["old"] = {"key": a.key, "date": a.date, "path": str(a.path)}
         data["new"] = {"key": b.key, "date": b.date, "path": str(b.path)}
         data["pages"] = {"old": a.pages, "new": b.pages}
@@ -318,6 +330,19 @@ def _sort_key(number: str):
 # -- files --------------------------------------------------------------------------------------------
 
 
+def _no_links_in(out: Path) -> None:
+    """Refuses an output directory holding a symbolic link: this module and Sphinx write the
+    site's files by name, so a link standing at one (`versions.js`, `2020-01-01/`, `.crparse/diffs`)
+    would be written through, into a file or a directory outside. OUT itself may be a link."""
+    if not out.is_dir():
+        return
+    for root, dirs, files in os.walk(out):  # os.walk follows no link below its top
+        for name in dirs + files:
+            if os.path.islink(os.path.join(root, name)):
+                raise SiteError("a symbolic link inside the output directory: crparse docs writes its files by name, "
+                                "and would write through it; remove it", path=os.path.join(root, name))
+
+
 def _write_if_changed(path: Path, text: str) -> None:
     """Sphinx rereads a source whose mtime changed: leave unchanged files untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -326,15 +351,49 @@ def _write_if_changed(path: Path, text: str) -> None:
     path.write_text(text, "utf-8")
 
 
+class _Summary(msgspec.Struct):
+    date: str | None
+    keys: list[str]
+    pages: dict[str, str]
+
+
+class _SummaryCache(msgspec.Struct):
+    version: int
+    releases: dict[str, _Summary]
+
+
+class _CachedDiff(msgspec.Struct):
+    diff: Diff
+    texts: dict[str, str]
+
+
 def _load(path: Path) -> dict:
+    """The cached summaries of releases, or none: a cache that does not read as one (a run killed
+    while writing it, an edit by hand) is built again, never trusted or an error."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = msgspec.json.decode(path.read_bytes(), type=_SummaryCache)
+    except (OSError, msgspec.MsgspecError):
         return {}
-    return data.get("releases", {}) if data.get("version") == CACHE_VERSION else {}
+    return msgspec.to_builtins(data.releases) if data.version == CACHE_VERSION else {}
+
+
+def _load_diff(path: Path) -> dict | None:
+    try:
+        return msgspec.to_builtins(msgspec.json.decode(path.read_bytes(), type=_CachedDiff))
+    except (OSError, msgspec.MsgspecError):
+        return None
 
 
 def _save(path: Path, releases: dict) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"version": CACHE_VERSION, "releases": releases}), "utf-8")
-    os.replace(tmp, path)
+    _replace(path, json.dumps({"version": CACHE_VERSION, "releases": releases}).encode("utf-8"))
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Writes `data` as `path` through a new file renamed over it: a run killed while writing
+    leaves the old file or none, never half of one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import shutil
@@ -17,14 +18,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 import crparse
-from crparse.errors import CrparseError
+from crparse.errors import CommandError
 from crparse.sphinx.directive import FRONT_PAGE, pages
 from crparse.sphinx.prepare import Prepared, prepare
 
 STAMP = ".crparse-site.json"
 
 
-class SiteError(CrparseError):
+class SiteError(CommandError):
     """The site could not be built (a Sphinx warning or error, named)."""
 
 
@@ -151,15 +152,33 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
 
 
 def fingerprint(release: Path) -> str:
-    """What a release's site depends on, as a sha256: its bytes (every file of a reST edition,
-    with its name)."""
-    if release.is_file():
-        return hashlib.sha256(release.read_bytes()).hexdigest()
-    digest = hashlib.sha256()
-    for f in sorted(release.rglob("*")):
-        if f.is_file():
-            digest.update(str(f.relative_to(release)).encode("utf-8", "surrogateescape"))
-            digest.update(f.read_bytes())
+    """What a release's site depends on, as a sha256: its bytes, read as a reader reads them (a
+    regular file within the input limit: a 3 GiB file was read whole to be hashed, and only then
+    refused), and for a reST edition's index those of every `.rst` file of its directory tree,
+    with their names (the files its toctree may read)."""
+    from crparse.inputs import Unread, read_regular
+    from crparse.limits import max_input
+
+    try:
+        data = read_regular(release, max_input())
+    except Unread as why:
+        raise SiteError(why.reason, path=str(release)) from None
+    digest = hashlib.sha256(data)
+    if release.suffix.lower() != ".rst" or b"toctree" not in data:
+        return digest.hexdigest()
+    budget = max_input()  # what an edition may hold in all: past it, the reader refuses it anyway
+    # at most so many files looked at: an index.rst at the top of a large tree is not walked whole
+    for f in sorted(itertools.islice(release.parent.rglob("*.rst"), 10_000)):
+        if f == release or f.is_symlink() or not f.is_file():
+            continue
+        digest.update(str(f.relative_to(release.parent)).encode("utf-8", "surrogateescape"))
+        try:
+            part = read_regular(f, budget)
+        except Unread:
+            digest.update(b"\0unread")
+            continue
+        budget -= len(part)
+        digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
 
 

@@ -1,0 +1,164 @@
+"""`crparse docs` against a hostile output directory, store and cache (a fifth adversarial sweep;
+each failed before its fix): links inside OUT written through, store rows naming other files,
+release names that are the site's own files, damaged caches, outputs that cannot be written,
+and inputs hashed whole before their size was checked."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from limits import run_limited
+from small_releases import release, releases
+
+from crparse.site.release import fingerprint
+
+
+def docs(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "crparse", "docs", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+
+
+def one_line_refusal(done: subprocess.CompletedProcess) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("two")
+    for i, rules in enumerate(releases()[:2]):
+        (folder / f"2020-0{3 * i + 1}-01.txt").write_text(release(rules, i))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built(two, tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "site"
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.mark.parametrize("where", ["versions.js", "2020-01-01/lineage.js", ".crparse/diffs", "2020-04-01"])
+def test_a_link_inside_the_output_is_refused_and_its_target_left(two, built, tmp_path, where):
+    """A link at versions.js, lineage.js or .crparse/diffs was written through: the file or
+    directory it points to, outside the site, was overwritten or filled."""
+    import shutil
+
+    out = tmp_path / "site"
+    shutil.copytree(built, out, symlinks=True)
+    outside = tmp_path / "outside"
+    link = out / where
+    if (built / where).is_dir():
+        outside.mkdir()
+        shutil.rmtree(link)
+    else:
+        outside.write_text("precious")
+        link.unlink()
+    link.symlink_to(outside)
+    line = one_line_refusal(docs(str(two), "-o", str(out)))
+    assert f"{link}: a symbolic link inside the output directory" in line
+    assert (outside.read_text() == "precious") if outside.is_file() else not any(outside.iterdir())
+
+
+def test_a_store_row_naming_another_file_or_a_directory_is_left_out(two, tmp_path):
+    """docs --db built from whatever file a row named, unchecked: a row pointed at another file put
+    its text in the site, at a directory walked it. Now it is checked as every stored read is."""
+    store = tmp_path / "s.sqlite"
+    done = subprocess.run([sys.executable, "-m", "crparse", "index", str(two), "--db", str(store)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    secret = tmp_path / "secret.txt"
+    secret.write_text(release(releases()[2], 2).replace("These Magic rules", "SECRETCANARY rules"))
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE releases SET path = ? WHERE date = '2020-04-01'", (str(secret),))
+    out = tmp_path / "site"
+    done = docs("--db", str(store), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert f"skipped {secret}: the file changed since it was stored" in done.stderr
+    assert not any("SECRETCANARY" in p.read_text("utf-8", "replace") for p in out.rglob("*.html"))
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE releases SET path = ? WHERE date = '2020-04-01'", (str(ROOT / "crparse"),))
+    done = docs("--db", str(store), "-o", str(tmp_path / "site2"))
+    assert done.returncode == 0 and "skipped" in done.stderr and "cannot be read again: a directory" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("name", ["versions.js", "objects.inv", "searchindex.js", "index.html", "search.html"])
+def test_an_undated_release_named_as_a_file_of_the_site(two, tmp_path, name):
+    """An undated release's directory is named after its file: `versions.js.txt` made a directory
+    where the site's versions.js goes (exit 3)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for f in two.iterdir():
+        (folder / f.name).write_text(f.read_text())
+    (folder / f"{name}.txt").write_text(release(releases()[2], 2).replace("These rules are effective as of July 1, 2020.\n", ""))
+    out = tmp_path / "site"
+    done = docs(str(folder), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert (out / "versions.js").is_file() and (out / "index.html").is_file()
+    assert (out / name.replace(".", "-") / "index.html").is_file()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "{}", "[]", "unknown-kind", "releases [1]", "releases date 5"])
+def test_a_damaged_cache_is_built_again(two, built, tmp_path, damage):
+    """A run killed while writing a diff left half a JSON file: every later run was exit 3."""
+    import shutil
+
+    out = tmp_path / "site"
+    shutil.copytree(built, out)
+    diff = next((out / ".crparse" / "diffs").glob("*.json"))
+    summaries = out / ".crparse" / "releases.json"
+    if damage == "truncated":
+        diff.write_bytes(diff.read_bytes()[:100])
+    elif damage == "unknown-kind":
+        data = json.loads(diff.read_text())
+        data["diff"]["pairs"][0]["kind"] = 5
+        diff.write_text(json.dumps(data))
+    elif damage == "releases [1]":
+        summaries.write_text(json.dumps({"version": 1, "releases": [1]}))
+    elif damage == "releases date 5":
+        data = json.loads(summaries.read_text())
+        for info in data["releases"].values():
+            info["date"] = 5
+        summaries.write_text(json.dumps(data))
+    else:
+        diff.write_text(damage)
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(diff.read_text())["diff"]["pairs"]
+
+
+def test_outputs_that_cannot_be_written_are_one_line_refusals(two, tmp_path):
+    (tmp_path / "file").write_text("")
+    for out in [str(tmp_path / "file" / "sub"), str(tmp_path / ("y" * 300)), ""]:
+        line = one_line_refusal(docs(str(two), "-o", out))
+        assert "internal error" not in line
+    done = docs(str(two), "-o", str(tmp_path / "site"), "--jobs", "99999999999")
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.hostile
+def test_a_huge_sparse_release_is_refused_before_it_is_read(tmp_path):
+    """docs hashed each input whole before its size was checked: 3 GiB, 3.1 GiB of memory."""
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(3 << 30)
+    result = run_limited(["docs", str(big), "-o", str(tmp_path / "site")])
+    assert result.ok_within_limits and result.returncode == 2 and result.cpu_seconds < 5, result
+    assert b"larger than the 4.0 MiB limit" in result.stderr
+
+
+def test_the_fingerprint_of_a_rst_edition_covers_its_files(tmp_path):
+    """An edition's fingerprint was its index alone: a change in another of its files left the
+    site as it was."""
+    (tmp_path / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   rules\n")
+    (tmp_path / "rules.rst").write_text("100.1\n-----\n\nText.\n")
+    before = fingerprint(tmp_path / "index.rst")
+    (tmp_path / "rules.rst").write_text("100.1\n-----\n\nOther text.\n")
+    assert fingerprint(tmp_path / "index.rst") != before
