@@ -111,3 +111,26 @@ def test_a_long_run_of_combining_marks_is_left_unnormalised_with_a_diagnostic():
     assert decoded.lines[1] == "100.2. a" + "\u0301\u0316" * 50_000  # as decoded
     [d] = [d for d in decoded.diagnostics if d.code == "long-combining-run"]
     assert d.line == 2
+
+
+@pytest.mark.parametrize("marks", ["\u0f72\u0f71", "\u05c2\u05c1", "\u0e48\u0e38", "\u302b\u302a", "\u094d\u093c",
+                                   "\U0001d16d\U0001d165", "\u3099\u0316"])
+def test_a_run_of_any_combining_class_is_left_unnormalised(marks):
+    """Marks outside the blocks the guard listed (Tibetan, Hebrew points, Thai, CJK, Devanagari,
+    musical symbols, kana voicing): NFC took 38 s on 200,000 pairs of them."""
+    import signal
+
+    from crparse.decode import decode_bytes
+
+    def expire(*_):
+        raise TimeoutError("NFC of the run took over 5 s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    try:
+        decoded = decode_bytes(("100.1. x" + marks * 100_000 + "\n100.2. caf\u0065\u0301\n").encode("utf-8"))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [d.line for d in decoded.diagnostics if d.code == "long-combining-run"] == [1]
+    assert decoded.lines[1] == "100.2. caf\u00e9"
