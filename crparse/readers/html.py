@@ -43,6 +43,12 @@ MAX_HTML_TAGS = 150_000
 MAX_HTML_ATTRIBUTES = 300_000
 
 
+# Codecs a page may declare that no page is written in, whose Python decoders are quadratic: punycode
+# inserts each character by slicing, idna runs it over a label before checking its length (3 MB
+# of either: over a minute). bs4 honours any codec Python has; these fall back to UTF-8 / cp1252.
+_NOT_PAGE_ENCODINGS = ["punycode", "idna"]
+
+
 @contextmanager
 def _no_guessing():
     """bs4 guesses an encoding with whichever detector happens to be installed (chardet,
@@ -77,7 +83,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         try:
             # decoded here (as bs4 would) to be defused before the parser sees it
             with _no_guessing():
-                dammit = UnicodeDammit(raw, is_html=True)
+                dammit = UnicodeDammit(raw, is_html=True, exclude_encodings=_NOT_PAGE_ENCODINGS)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             markup, past_unicode = _long_references(_defused(dammit.unicode_markup))
@@ -91,6 +97,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         walk.run(soup)
 
     diagnostics = _warnings(caught, logged)
+    declared = (getattr(dammit, "declared_html_encoding", None) or "").lower()
+    if declared in _NOT_PAGE_ENCODINGS:
+        diagnostics.append(Diagnostic(None, "warning", "html-charset",
+                                      f"the page declares the charset {declared!r}, which no page is written in: "
+                                      f"read as {(dammit.original_encoding or 'utf-8').lower()}"))
     if past_unicode:
         diagnostics.append(
             Diagnostic(None, "warning", "html-warning",
