@@ -72,19 +72,31 @@ def run_index(args) -> int:
     from crparse.store import connect, default_path
     from crparse.store.db import store_error
     from crparse.store.index import index
+    from crparse.store.lock import writing
+
+    from crparse.cli.main import report as say
 
     path = Path(args.db) if args.db else default_path()
     if path.exists() and not path.is_file():
         raise CrparseError("not a crparse store: not a file", path=str(path))
-    if args.rebuild and path.exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-    db = connect(path, create=True)
-    try:
-        report = index(db, args.paths, progress=_Progress())
-    except sqlite3.Error as err:  # the store busy, full, or damaged where a write met it: named as such
-        raise store_error(err, str(path)) from None
-    from crparse.cli.main import report as say
+
+    def waiting(seconds: float) -> None:
+        say(f"crparse: {path}: another crparse index is updating this store: waiting for it to end "
+            f"(at most {seconds:g} s)")
+
+    # held from before the store is made or rebuilt: a second run would otherwise find the
+    # schema half made, or a release it lacked stored meanwhile
+    with writing(path, waiting=waiting):
+        if args.rebuild and path.exists():
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        db = connect(path, create=True)
+        try:
+            report = index(db, args.paths, progress=_Progress())
+        except sqlite3.Error as err:  # the store busy, full, or damaged where a write met it: named as such
+            raise store_error(err, str(path)) from None
+        finally:
+            db.close()
 
     for message in report.refused:
         say(f"crparse: {message}")
