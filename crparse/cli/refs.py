@@ -168,14 +168,13 @@ class _Renumbering:
     """The current number of rules cited as of an older release, from the store's lineage."""
 
     def __init__(self, db: str | None, since: str):
+        from crparse.dates import first_day
         from crparse.store import connect
-        from crparse.store.query import release_at
-
-        from crparse.store.query import current_numbers
+        from crparse.store.query import current_numbers, release_at
 
         self.db = connect(db, readonly=True)
         self.since = since
-        self.date = release_at(self.db, since)[1]
+        self.date = release_at(self.db, first_day(since))[1]  # written since a month or a year: from its start
         self.now, _ = current_numbers(self.db, since)
 
     def of(self, cit) -> dict[str, str | None]:
