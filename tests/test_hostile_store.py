@@ -349,3 +349,21 @@ def test_a_stored_path_that_is_not_a_regular_file_is_never_opened(store, tmp_pat
     result = run_limited(["diff", "2020-01-01", "2020-02-01", "--db", str(store)], seconds=10)
     err = _one_line_refusal(result)
     assert "cannot be read again" in err and ("empty" in err or "FIFO" in err or "device" in err), err
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo", "directory"])
+def test_a_lock_file_that_is_not_a_regular_file_is_refused_not_followed(store, tmp_path, kind):
+    # `crparse index` locks the file beside the store (crparse.store.lock): only ever created
+    # and locked, never followed to another file or opened as a FIFO
+    lock, target = Path(f"{store}.lock"), tmp_path / "elsewhere"
+    lock.unlink(missing_ok=True)
+    if kind == "link":
+        target.write_text("not ours")
+        lock.symlink_to(target)
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(store)]))
+    assert "lock file" in err and str(store) in err
+    assert kind != "link" or target.read_text() == "not ours"

@@ -204,3 +204,113 @@ def test_cli_diff_by_date_and_cite_check_since(corpus, tmp_path):
     records = [json.loads(line) for line in checked.stdout.splitlines()]
     assert [(r["text"], r["current"]) for r in records] == [("CR 100.3", {"100.3": "100.2"})]
     assert checked.returncode == 1
+
+
+# -- two index runs at once ------------------------------------------------------------------------
+
+
+def _index_waiting_at_most(seconds: float, corpus: Path, db: Path) -> subprocess.Popen:
+    """`crparse index` in a child that waits `seconds` at most for another run to end."""
+    script = ("import sys; import crparse.store.lock as lock; lock.WAIT = float(sys.argv[1]); "
+              "from crparse.cli.main import main; raise SystemExit(main(sys.argv[2:]))")
+    return subprocess.Popen([sys.executable, "-c", script, str(seconds), "index", str(corpus), "--db", str(db)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+def test_an_index_run_while_another_updates_the_store_is_refused_as_busy_not_damaged(corpus, tmp_path):
+    # Two runs interleaving their transactions made the second meet the first's rows: "the store
+    # is damaged (IntegrityError: UNIQUE constraint failed: releases.sha256): rebuild it", or
+    # find the schema half made ("no store version it knows"). The store was fine.
+    from crparse.store.lock import writing
+
+    db = tmp_path / "busy.sqlite"
+    assert crparse_cli("index", str(corpus / "2020-01-01.txt"), "--db", str(db)).returncode == 0
+    with writing(db):  # another run, between two of its transactions
+        child = _index_waiting_at_most(0.5, corpus, db)
+        out, err = child.communicate(timeout=120)
+    assert child.returncode == 2, err
+    assert err.splitlines()[-1] == f"crparse: {db}: another crparse index is updating this store; run again when it ends"
+    assert "damaged" not in err and out == ""
+    assert connect(db).execute("SELECT count(*) FROM releases").fetchone()[0] == 1  # left as it was
+
+
+def test_an_index_run_waits_for_the_one_updating_the_store_and_then_runs(corpus, tmp_path):
+    from crparse.store.lock import writing
+
+    db = tmp_path / "waited.sqlite"
+    with writing(db):
+        child = _index_waiting_at_most(60, corpus, db)
+        assert "waiting for it to end" in child.stderr.readline()  # said once the wait begins
+        assert child.poll() is None
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert "4 release(s) added" in out
+
+
+def test_two_index_runs_at_once_both_end_well(tmp_path):
+    corpus = write_releases(tmp_path / "releases")
+    db = tmp_path / "both.sqlite"
+    runs = [subprocess.Popen([sys.executable, "-m", "crparse", "index", str(corpus), "--db", str(db)], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outs
+    assert sorted(out.split(": ")[1].split(",")[0] for out, _ in outs) == ["0 release(s) added", "4 release(s) added"]
+    assert history(connect(db), "100.3", "2020-01-01").versions[-1].date == "2020-10-01"
+
+
+# -- a month or a year for a date ------------------------------------------------------------------
+# They were compared as text with the releases' dates: "2020" sorts before "2020-01-01", so
+# `--at 2020` found no release on or before it, `--at 2020-04` the January release.
+
+
+@pytest.fixture
+def cli_store(corpus, tmp_path) -> str:
+    db = str(tmp_path / "periods.sqlite")
+    assert crparse_cli("index", str(corpus), "--db", db).returncode == 0
+    return db
+
+
+def test_history_at_a_month_or_a_year_is_as_of_its_end(cli_store):
+    def at(when: str) -> str:
+        done = crparse_cli("history", "100.2", "--at", when, "--json", "--db", cli_store)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["at"]
+
+    assert [at(d) for d in ("2020", "2020-04", "2020-03", "2020-06-30", "2021")] == [
+        "2020-10-01", "2020-04-01", "2020-01-01", "2020-04-01", "2020-10-01"]
+    before = crparse_cli("history", "100.2", "--at", "2019", "--db", cli_store)
+    assert before.returncode == 2 and "no release on or before 2019-12-31" in before.stderr
+
+
+def test_library_queries_take_a_month_or_a_year(store):
+    assert history(store, "100.2", "2020-04").at == "2020-04-01"
+    assert history(store, "100.2", "2020").at == "2020-10-01"
+    # citations written since a period: against the release in force at its start
+    assert current_number(store, "101.3", "2020") == ("101.4", "2020-10-01")
+    assert current_number(store, "100.2", "2020-04") == (None, "2020-10-01")
+
+
+def test_cite_check_since_a_month_or_a_year_is_from_its_start(cli_store, corpus, tmp_path):
+    code = tmp_path / "engine.py"
+    code.write_text("# CR 101.3: impossible instructions\n")
+    for since, written in (("2020", "2020-01-01"), ("2020-04", "2020-04-01"), ("2020-05", "2020-04-01")):
+        done = crparse_cli("cite-check", str(code), "--cr", str(corpus / "2020-10-01.txt"), "--since", since,
+                           "--db", cli_store, "--json")
+        assert done.returncode == 1, done.stderr
+        (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+        assert record["since"] == written and record["current"] == {"101.3": "101.4"}
+
+
+def test_diff_of_months_and_years_from_the_store(cli_store):
+    def releases(old: str, new: str) -> tuple[str, str]:
+        done = crparse_cli("diff", old, new, "--json", "--db", cli_store)
+        assert done.returncode == 1, done.stderr
+        data = json.loads(done.stdout)
+        return data["old"]["date"], data["new"]["date"]
+
+    assert releases("2020-01", "2020-04") == ("2020-01-01", "2020-04-01")
+    assert releases("2020-05", "2020") == ("2020-04-01", "2020-10-01")
+    # a name that is no date (month 13) is a file, and there is none
+    missing = crparse_cli("diff", "2020-13", "2020", "--db", cli_store)
+    assert missing.returncode == 2 and "2020-13" in missing.stderr and missing.stderr.count("\n") == 1

@@ -72,19 +72,32 @@ def run_index(args) -> int:
     from crparse.store import connect, default_path
     from crparse.store.db import store_error
     from crparse.store.index import index
+    from crparse.store.lock import writing
+    from crparse.writers.summary import printable
+
+    from crparse.cli.main import report as say
 
     path = Path(args.db) if args.db else default_path()
     if path.exists() and not path.is_file():
         raise CrparseError("not a crparse store: not a file", path=str(path))
-    if args.rebuild and path.exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-    db = connect(path, create=True)
-    try:
-        report = index(db, args.paths, progress=_Progress())
-    except sqlite3.Error as err:  # the store busy, full, or damaged where a write met it: named as such
-        raise store_error(err, str(path)) from None
-    from crparse.cli.main import report as say
+
+    def waiting(seconds: float) -> None:
+        say(f"crparse: {path}: another crparse index is updating this store: waiting for it to end "
+            f"(at most {seconds:g} s)")
+
+    # held from before the store is made or rebuilt: a second run would otherwise find the
+    # schema half made, or a release it lacked stored meanwhile
+    with writing(path, waiting=waiting):
+        if args.rebuild and path.exists():
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        db = connect(path, create=True)
+        try:
+            report = index(db, args.paths, progress=_Progress())
+        except sqlite3.Error as err:  # the store busy, full, or damaged where a write met it: named as such
+            raise store_error(err, str(path)) from None
+        finally:
+            db.close()
 
     for message in report.refused:
         say(f"crparse: {message}")
@@ -92,7 +105,7 @@ def run_index(args) -> int:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
     changed = f"{len(report.added)} release(s) added, {report.known} already stored, {report.aligned} pair(s) aligned"
     lineage = f"{report.lineages} lineages" if report.lineages is not None else "lineage unchanged"
-    print(f"{path}: {changed}, {lineage}")
+    print(printable(f"{path}: {changed}, {lineage}"))
     return exits.REFUSED if report.refused and not report.added and not report.known else exits.OK
 
 
@@ -111,22 +124,30 @@ def run_history(args) -> int:
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return exits.OK
-    print(f"{h.asked} as of {h.at}: lineage {h.lineage}" + (f" (split off {h.born_of})" if h.born_of else ""))
+    say = _say()  # a rule's text, a glossary term, a lineage named by one: the input's
+    say(f"{h.asked} as of {h.at}: lineage {h.lineage}" + (f" (split off {h.born_of})" if h.born_of else ""))
     for v in versions:
         flags = f"  [{', '.join(v.flags)}]" if v.flags else ""
         first = " ".join(v.text.split())
-        print(f"  {v.date}  {v.key:<10} {v.kind}{flags}")
+        say(f"  {v.date}  {v.key:<10} {v.kind}{flags}")
         if v.kind in ("born", "changed", "moved+changed", "split", "merged"):
-            print(f"      {first[:110]}{'...' if len(first) > 110 else ''}")
+            say(f"      {first[:110]}{'...' if len(first) > 110 else ''}")
     last = h.versions[-1]
     if h.end:
         into = f" into {h.merged_into}" if h.merged_into else ""
-        print(f"  {h.ended or 'after ' + last.date}  {'-':<10} {h.end}{into}")
+        say(f"  {h.ended or 'after ' + last.date}  {'-':<10} {h.end}{into}")
     else:
-        print(f"  (unchanged since, to {last.date})" if versions and versions[-1].date != last.date else "")
+        say(f"  (unchanged since, to {last.date})" if versions and versions[-1].date != last.date else "")
     if h.now:
-        print(f"note: in the newest release, {h.asked} is another rule (lineage {h.now})")
+        say(f"note: in the newest release, {h.asked} is another rule (lineage {h.now})")
     return exits.OK
+
+
+def _say():
+    """print, for a line of text output holding what came from the input (crparse.writers.summary.printable)."""
+    from crparse.writers.summary import printable
+
+    return lambda line: print(printable(line))
 
 
 def run_search(args) -> int:
@@ -138,9 +159,12 @@ def run_search(args) -> int:
         print(json.dumps([{"lineage": o.lineage, "numbers": o.keys, "first": o.first, "last": o.last, "releases": o.releases}
                           for o in found], indent=2, ensure_ascii=False))
         return exits.OK if found else exits.FOUND
+    say = _say()
     for o in found:
-        print(f"{' -> '.join(o.keys):<30} {o.first} .. {o.last}  ({o.releases} releases)")
-    print(f"{len(found)} rule(s) held \"{' '.join(args.phrase.split())}\"", file=sys.stderr)
+        say(f"{' -> '.join(o.keys):<30} {o.first} .. {o.last}  ({o.releases} releases)")
+    from crparse.cli.main import report
+
+    report(f"{len(found)} rule(s) held \"{' '.join(args.phrase.split())}\"")
     return exits.OK if found else exits.FOUND
 
 
@@ -160,16 +184,17 @@ def run_identify(args) -> int:
                           "runner_up": list(found.runner_up) if found.runner_up else None,
                           "evidence": [{"number": k, "releases": d} for k, d in found.evidence]}, indent=2))
         return exits.OK if found.best else exits.FOUND
+    say = _say()
     if not found.best:
-        print(f"{args.path}: no release of the store holds any of its {found.units} units")
+        say(f"{args.path}: no release of the store holds any of its {found.units} units")
         return exits.FOUND
     span = found.best[0] if len(found.best) == 1 else f"{found.best[0]} .. {found.best[-1]} ({len(found.best)} releases)"
-    print(f"{args.path}: {span}: {found.matched} of its {found.units} units match exactly")
+    say(f"{args.path}: {span}: {found.matched} of its {found.units} units match exactly")
     if found.runner_up:
-        print(f"  next best: {found.runner_up[0]} ({found.runner_up[1]} units)")
+        say(f"  next best: {found.runner_up[0]} ({found.runner_up[1]} units)")
     for key, dates in found.evidence:
         held = dates[0] if len(dates) == 1 else f"{dates[0]} .. {dates[-1]} ({len(dates)} releases)"
-        print(f"  {key}: its text is in {held}")
+        say(f"  {key}: its text is in {held}")
     return exits.OK
 
 

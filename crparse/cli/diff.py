@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -34,14 +33,13 @@ def add_commands(commands) -> None:
     d.set_defaults(run=run_diff)
 
 
-_DATE = re.compile(r"\d{4}-\d\d-\d\d")
-
-
 def _release(given: str, db: str | None) -> Path:
-    """A file as given; a date that names no file: the stored release in force at that date, if its
-    file still holds the text stored."""
+    """A file as given; a date that names no file: the stored release in force at that date (a
+    month or a year: at its end), if its file still holds the text stored."""
+    from crparse.dates import period
+
     path = Path(given)
-    if path.exists() or not _DATE.fullmatch(given):
+    if path.exists() or period(given) is None:
         return path
     from crparse.store import connect
     from crparse.store.query import release_file

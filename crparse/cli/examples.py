@@ -23,8 +23,9 @@ def add_commands(commands) -> None:
     )
     e.add_argument("path", metavar="PATH", help="a document (any format crparse reads)")
     e.add_argument("--json", action="store_true", help="print [{rule, index, text, status, reason, scenario, ...}]")
-    e.add_argument("--rules-date", metavar="DATE", help="the rules to play by (default: the document's effective "
-                   "date, else its newest change stamp, else the release `crparse identify` finds)")
+    e.add_argument("--rules-date", metavar="DATE", help="the rules to play by (a month or a year: those in force at its "
+                   "end; default: the document's effective date, else its newest change stamp, else the release "
+                   "`crparse identify` finds)")
     e.add_argument("--rule", metavar="NUMBER", help="only the examples of this rule")
     e.add_argument("--db", metavar="PATH", help="the store `crparse identify` reads for an undated fragment")
     e.add_argument("--emit-pytest", metavar="DIR", help="also write the examples as plain pytest files into DIR")
@@ -33,13 +34,13 @@ def add_commands(commands) -> None:
 
 def run_examples_command(args) -> int:
     import crparse
-    from crparse.examples import rules_date, run_examples, store_identifier
+    from crparse.examples import given_rules_date, rules_date, run_examples, store_identifier
 
     if args.emit_pytest:  # refused before the examples run, not after
         _check_directory(Path(args.emit_pytest))
     doc = crparse.parse(Path(args.path))
     if args.rules_date:
-        date, how = args.rules_date, "given"
+        date, how = given_rules_date(args.rules_date)
     else:
         date, how = rules_date(doc, identify=store_identifier(args.db))
     results = run_examples(doc, rules_date=date, rule=args.rule)

@@ -11,13 +11,13 @@ import codecs
 import gc
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
 from crparse.cli import corpus, diff, docs, examples, exits, refs
+from crparse.dates import FORMS, period
 from crparse.errors import CrparseError
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
@@ -69,10 +69,9 @@ class _Parser(argparse.ArgumentParser):
 # Arguments that are text, not file names: a byte that is not UTF-8 in one (a surrogate in
 # Python) could be matched against nothing, nor passed to SQLite.
 _TEXT_ARGUMENTS = ("rule", "phrase", "at", "since", "rules_date")
-# Dates are compared with the releases' as text: "yesterday" or "2020/1/1" would compare as
-# something, silently. A year, a month or a day, as ISO writes them.
+# Dates are compared with the releases': "yesterday" or "2020/1/1" would compare as something,
+# silently. A year, a month or a day, as ISO writes them (crparse.dates: what a period means).
 _DATE_ARGUMENTS = ("at", "since", "rules_date")
-_DATE = re.compile(r"\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?")
 
 
 def run() -> int:
@@ -101,9 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except UnicodeEncodeError:
                 report(f"crparse: {args.command}: the {name.replace('_', '-')} given is not valid UTF-8 text")
                 return exits.REFUSED
-            if name in _DATE_ARGUMENTS and not _DATE.fullmatch(value):
-                report(f"crparse: {args.command}: --{name.replace('_', '-')} {value!r} is not a date "
-                       "(YYYY-MM-DD, or YYYY-MM, YYYY)")
+            if name in _DATE_ARGUMENTS and period(value) is None:
+                report(f"crparse: {args.command}: --{name.replace('_', '-')} {value!r} is not a date ({FORMS})")
                 return exits.REFUSED
     try:
         return args.run(args)

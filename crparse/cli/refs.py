@@ -111,7 +111,7 @@ def run_refs(args) -> int:
             print(json.dumps([reference_to_dict(r) for r in broken], ensure_ascii=False, indent=2))
         else:
             for ref in broken:
-                print(_describe(doc, graph, ref))
+                print(printable(_describe(doc, graph, ref)))
             _report(f"{len(broken)} broken of {len(graph.references)} references")
         return exits.FOUND if broken else exits.OK
     if args.rule:
@@ -136,15 +136,17 @@ def _one(doc, graph, args) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return exits.OK
     data = graph.graph.nodes[node]
-    print(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})")
+    # a title, a reference as written, a glossary term: the input's
+    print(printable(f"{node} {data['title']}".rstrip() + f"  ({data['kind']}, line {data['line']})"))
 
     if not args.incoming:
         print(f"cites ({len(outgoing)}):")
         for ref in outgoing:
-            print(f"  {ref.text}  -> {', '.join(ref.targets)}  [{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]")
+            print(printable(f"  {ref.text}  -> {', '.join(ref.targets)}  "
+                            f"[{ref.status}{', ' + ', '.join(ref.flags) if ref.flags else ''}]"))
     print(f"cited by ({len(incoming)}):")
     for ref in incoming:
-        print(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})")
+        print(printable(f"  {ref.source}: {ref.text}  ({_where(doc, ref)})"))
     return exits.OK
 
 
@@ -160,7 +162,7 @@ def _summary(doc, graph, args) -> int:
         f"{printable(doc.source.path) if doc.source.path else '<input>'}: {len(refs)} references: {statuses['resolved']} resolved, "
         f"{statuses['dangling']} dangling, {statuses['external']} external; {mismatched} title mismatches"
     )
-    print("most cited: " + ", ".join(f"{n} ({k})" for n, k in top))
+    print(printable("most cited: " + ", ".join(f"{n} ({k})" for n, k in top)))
     return exits.OK
 
 
@@ -168,14 +170,13 @@ class _Renumbering:
     """The current number of rules cited as of an older release, from the store's lineage."""
 
     def __init__(self, db: str | None, since: str):
+        from crparse.dates import first_day
         from crparse.store import connect
-        from crparse.store.query import release_at
-
-        from crparse.store.query import current_numbers
+        from crparse.store.query import current_numbers, release_at
 
         self.db = connect(db, readonly=True)
         self.since = since
-        self.date = release_at(self.db, since)[1]
+        self.date = release_at(self.db, first_day(since))[1]  # written since a month or a year: from its start
         self.now, _ = current_numbers(self.db, since)
 
     def of(self, cit) -> dict[str, str | None]:

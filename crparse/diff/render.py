@@ -14,6 +14,7 @@ import msgspec
 from crparse.align.pairs import KINDS
 from crparse.diff.report import DIFF_SCHEMA_VERSION, Change, Diff
 from crparse.numbers import SUBRULE_LETTERS, parse_number
+from crparse.writers.summary import printable
 
 # -- JSON ---------------------------------------------------------------------------------------
 
@@ -127,6 +128,7 @@ def _words(change: Change, colour: bool) -> str:
     out = []
     last = len(change.words) - 1
     for i, (op, text) in enumerate(change.words):
+        text = printable(text, lines=True)  # before the colours: escaped, the input's own are no colour
         if op == "=":
             out.append(trimmed(text, head=i > 0, tail=i < last))
         elif colour:
@@ -157,12 +159,12 @@ def summary(d: Diff, *, colour: bool = False, texts: dict[str, str] | None = Non
     bold = (lambda s: f"{_BOLD}{s}{_RESET}") if colour else (lambda s: s)
     counts = d.counts()
     shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    yield f"{d.old.date or d.old.path} -> {d.new.date or d.new.path}: {shown or 'nothing to compare'}"
+    yield printable(f"{d.old.date or d.old.path} -> {d.new.date or d.new.path}: {shown or 'nothing to compare'}")
     ranges = renumberings(d.pairs)
     if ranges:
         yield ""
         yield bold("Renumbered (same text):")
-        yield from (f"  {line}" for line in ranges)
+        yield from (f"  {printable(line)}" for line in ranges)  # a glossary term is the input's
     sections = {
         "Changed:": [p for p in d.pairs if p.kind in ("changed", "moved+changed")],
         "Split:": [p for p in d.pairs if p.kind == "split"],
@@ -182,7 +184,7 @@ def summary(d: Diff, *, colour: bool = False, texts: dict[str, str] | None = Non
         for p in changes:
             head = p.new if p.old == p.new else f"{p.new} (was {p.old})"
             notes = [f for f in p.flags if f != "examples" or p.kind not in ("unchanged", "moved")]
-            yield f"  {head}" + (f"  [{', '.join(notes)}]" if notes else "")
+            yield printable(f"  {head}" + (f"  [{', '.join(notes)}]" if notes else ""))
             if p.words:
                 yield _indent(_words(p, colour))
     for title, kind, side in (("Added:", "added", "new"), ("Removed:", "removed", "old")):
@@ -197,7 +199,7 @@ def summary(d: Diff, *, colour: bool = False, texts: dict[str, str] | None = Non
             first = " ".join(first.split())
             if key.startswith("glossary:"):  # its text starts with the term
                 first = first.removeprefix(key.removeprefix("glossary:")).lstrip()
-            yield f"  {key}" + (f"  {first[:90]}{'...' if len(first) > 90 else ''}" if first else "")
+            yield printable(f"  {key}" + (f"  {first[:90]}{'...' if len(first) > 90 else ''}" if first else ""))
 
 
 # -- HTML -----------------------------------------------------------------------------------------
@@ -230,7 +232,9 @@ def to_html(d: Diff, texts: dict[str, str] | None = None) -> str:
     """A standalone page: the counts, the renumberings, each change with <del>/<ins>."""
     import html  # only here: its entity table takes 2 ms to import, for --html alone
 
-    e = html.escape
+    def e(text: str) -> str:  # the input's control characters shown as in the summary: the page may go to a terminal
+        return html.escape(printable(text, lines=True))
+
     title = f"Comprehensive Rules: {d.old.date or d.old.path} to {d.new.date or d.new.path}"
     out = [f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{e(title)}</title>",
            f"<style>{_STYLE}</style>\n</head>\n<body>\n<h1>{e(title)}</h1>", "<table>"]

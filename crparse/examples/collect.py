@@ -75,6 +75,15 @@ def rules_date(doc: Document, *, identify=None) -> tuple[str, str]:
                        "to identify it (run `crparse index DIR`, or give --rules-date)", path=doc.source.path)
 
 
+def given_rules_date(given: str) -> tuple[str, str]:
+    """A rules date given by the user (--rules-date, --cr-rules-date), and how it was chosen: a
+    month or a year means the newest rules of that period, those in force at its last day."""
+    from crparse.dates import last_day
+
+    day = last_day(given)
+    return day, "given" if day == given else f"given as {given}: the rules in force at its end"
+
+
 def check(text: str, rules_date: str, previous: str | None = None, factory=None) -> Result:
     """One example's text run under `rules_date`: its Result (a Case with no rule)."""
     case = Case("", 0, text, 0, previous)

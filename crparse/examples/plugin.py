@@ -18,13 +18,20 @@ import pytest
 def pytest_addoption(parser) -> None:
     group = parser.getgroup("crparse", "Comprehensive Rules examples")
     group.addoption("--cr-examples", metavar="PATH", help="collect the worked examples of the CR documents at PATH")
-    group.addoption("--cr-rules-date", metavar="DATE", help="run them under this rules date (default: each document's)")
+    group.addoption("--cr-rules-date", metavar="DATE", help="run them under this rules date (a month or a year: the "
+                    "rules in force at its end; default: each document's)")
     group.addoption("--cr-rule", metavar="NUMBER", help="only the examples of this rule")
     group.addoption("--cr-db", metavar="PATH", help="the store that identifies an undated fragment's release "
                     "(default: crparse's cache location, if built)")
 
 
 def pytest_configure(config) -> None:
+    date = config.getoption("--cr-rules-date", default=None)
+    if date:  # checked once, not an error in every example
+        from crparse.dates import FORMS, period
+
+        if period(date) is None:
+            raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path:
         config.args[:] = [str(Path(path).resolve())]
@@ -71,7 +78,7 @@ class CrDocument(pytest.File):
     def collect(self):
         import crparse
         from crparse.errors import CrparseError
-        from crparse.examples import cases, rules_date, store_identifier
+        from crparse.examples import cases, given_rules_date, rules_date, store_identifier
 
         doc = _parsed(self.config).get(str(self.path))
         if doc is None:
@@ -83,7 +90,9 @@ class CrDocument(pytest.File):
             return
         date = self.config.getoption("--cr-rules-date")
         how, undated = "given", None
-        if not date:
+        if date:
+            date, how = given_rules_date(date)
+        else:
             try:
                 date, how = rules_date(doc, identify=store_identifier(self.config.getoption("--cr-db")))
             except CrparseError as err:

@@ -7,6 +7,7 @@ import sqlite3
 from collections import defaultdict
 from typing import NamedTuple
 
+from crparse.dates import first_day, last_day
 from crparse.errors import CrparseError
 from crparse.limits import describe, max_input, max_paragraphs
 from crparse.store.db import (INTEGER, MAYBE_TEXT, TEXT, DamagedStore, dated_releases, one, reads_store,
@@ -40,12 +41,14 @@ class History(NamedTuple):
 
 @reads_store
 def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
-    """The release in force at `date` (the newest dated on or before it); the newest if None."""
+    """The release in force at `date` (the newest dated on or before it); the newest if None. A
+    month or a year (crparse.dates): the release in force at its end."""
     releases = [r for r in dated_releases(db) if _has_lineage(db, r[0])]
     if not releases:
         raise CrparseError("the store has no lineage yet: run `crparse index DIR`")
     if date is None:
         return releases[-1][0], releases[-1][1]
+    date = last_day(date)
     earlier = [r for r in releases if r[1] <= date]
     if not earlier:
         raise CrparseError(f"no release on or before {date} in the store (the first is {releases[0][1]})")
@@ -55,9 +58,11 @@ def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
 @reads_store
 def release_file(db: sqlite3.Connection, date: str) -> str:
     """The file of the release in force at `date` (the newest dated on or before it), if it still
-    holds the text stored: a file changed, or replaced by a link, since it was stored is refused."""
+    holds the text stored: a file changed, or replaced by a link, since it was stored is refused.
+    A month or a year: the release in force at its end."""
     from crparse.store.index import stored_bytes
 
+    date = last_day(date)
     releases = [r for r in dated_releases(db) if r[1] <= date]
     if not releases:
         raise CrparseError(f"no release on or before {date} in the store")
@@ -243,8 +248,9 @@ def identify(db: sqlite3.Connection, digests: dict[str, tuple[str, str]]) -> Ide
 @reads_store
 def current_numbers(db: sqlite3.Connection, since: str) -> tuple[dict[str, str | None], str]:
     """Every number of the release in force at `since` -> its number now (None: gone), and the
-    date of the newest release: two queries, however many numbers are asked after."""
-    release, _ = release_at(db, since)
+    date of the newest release: two queries, however many numbers are asked after. A month or a
+    year: citations written since its start, against the release in force then."""
+    release, _ = release_at(db, first_day(since))
     newest, newest_date = release_at(db, None)
     now = dict(_release_lineages(db, "SELECT lineage, key FROM node_lineage WHERE release = ?", newest))
     return {key: now.get(lineage) for key, lineage in
@@ -260,8 +266,8 @@ def _release_lineages(db: sqlite3.Connection, sql: str, release: int):
 @reads_store
 def current_number(db: sqlite3.Connection, key: str, since: str) -> tuple[str | None, str]:
     """What the rule numbered `key` in the release in force at `since` is numbered now (None:
-    it is gone), and the date of the newest release."""
-    release, _ = release_at(db, since)
+    it is gone), and the date of the newest release. A month or a year: since its start."""
+    release, _ = release_at(db, first_day(since))
     row = one(db, "SELECT lineage FROM node_lineage WHERE release = ? AND key = ?", (release, key), types=(TEXT,))
     newest, newest_date = release_at(db, None)
     if row is None:

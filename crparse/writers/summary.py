@@ -10,16 +10,23 @@ from crparse.writers.json import path_text
 MAX_LISTED = 20
 
 # C0 and C1 controls, DEL, and the Unicode line and paragraph separators: each could break a
-# line in two, move the cursor or be taken by a terminal as a command.
+# line in two, move the cursor or be taken by a terminal as a command (ESC starts the sequences
+# that set a window's title, clear the screen, colour what follows).
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# the same but for the tab and the line feed, which text of several lines keeps
+_CONTROL_IN_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def printable(text: str) -> str:
-    r"""`text` (a file name, or a message naming one) as one printable line: a byte of a file
-    name that is not UTF-8 as `\xNN`, a line break or another control character escaped."""
+def printable(text: str, *, lines: bool = False) -> str:
+    r"""`text` (a file name, a message naming one, anything from the input a person reads at a
+    terminal) as one printable line: a byte of a file name that is not UTF-8 as `\xNN`, a line
+    break or another control character escaped (ESC as `\x1b`). `lines`: text of several lines
+    (a rule's paragraphs), its line feeds and tabs kept. Every text output of crparse writes what
+    comes from the input through it; JSON escapes control characters itself."""
     text = path_text(text)
-    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+    pattern = _CONTROL_IN_LINES if lines else _CONTROL
+    return pattern.sub(_escape, text) if pattern.search(text) else text
 
 
 def _escape(m: re.Match) -> str:
@@ -65,4 +72,5 @@ def summary(doc: Document, *, verbose: bool = False) -> str:
         out.append(f"    {where}: {d.severity}: {d.message} [{d.code}]")
     if not verbose and len(shown) > MAX_LISTED:
         out.append(f"    ... {len(shown) - MAX_LISTED} more (--verbose lists all)")
-    return "\n".join(out)
+    # a title or a diagnostic quotes the input
+    return "\n".join(printable(line) for line in out)
