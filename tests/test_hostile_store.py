@@ -355,7 +355,7 @@ def test_a_stored_path_that_is_not_a_regular_file_is_never_opened(store, tmp_pat
 def test_a_lock_file_that_is_not_a_regular_file_is_refused_not_followed(store, tmp_path, kind):
     # `crparse index` locks the file beside the store (crparse.store.lock): only ever created
     # and locked, never followed to another file or opened as a FIFO
-    lock, target = Path(f"{store}.lock"), tmp_path / "elsewhere"
+    lock, target = store.with_name(f".{store.name}.lock"), tmp_path / "elsewhere"
     lock.unlink(missing_ok=True)
     if kind == "link":
         target.write_text("not ours")

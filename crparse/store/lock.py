@@ -3,8 +3,8 @@
 An index run commits in small transactions (a killed run keeps what it committed), so SQLite's
 own locking serialises only each transaction: two runs would interleave, both find a release
 missing, and the second's insert meet the first's row (a UNIQUE constraint, then called damage),
-or find the schema half made. The run holds an advisory lock on a file beside the store, the
-store's name and `.lock`, from before it creates or rebuilds the store until it ends. The lock is
+or find the schema half made. The run holds an advisory lock on a file beside the store, a hidden
+one (`.store.sqlite.lock`: a directory indexed that holds its store does not read it), from before it creates or rebuilds the store until it ends. The lock is
 the kernel's (flock): a run killed at any point holds it no longer, whatever the file says.
 
 Only `index` takes it: the commands that read the store read committed transactions (WAL) and
@@ -29,7 +29,7 @@ _POLL = 0.1
 
 
 def lock_path(store: Path) -> Path:
-    return store.with_name(store.name + ".lock")
+    return store.with_name(f".{store.name}.lock")
 
 
 @contextlib.contextmanager
