@@ -242,7 +242,11 @@ def _regions(lines: list[str], regions: Regions) -> tuple[Region, ...]:
 def _uncovered(document: Document, lines: list[str]) -> list[tuple[int, str]]:
     covered = bytearray(len(lines) + 2)
     covered[0] = covered[-1] = 1
+    end = len(lines) + 1
     for first, last, _ in document.accounted_lines():
+        # a span a reader placed past the text (a reader's bug) must not crash the parse: a slice
+        # assignment past the end would even grow the table
+        first, last = min(max(first, 0), end), min(max(last, 0), end)
         if first == last:
             covered[first] = 1
         else:

@@ -430,3 +430,18 @@ def test_a_message_docutils_puts_past_the_end_stays_in_its_file(tmp_path):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q", "-s"]))
+
+
+@pytest.mark.parametrize("language", ["text", "python", ""])
+def test_a_code_block_ending_the_file_is_placed_on_its_own_lines(language):
+    """docutils gives a `code` directive's block the line after it: a block ending the file was
+    placed past its end, and every command but `text` was exit 3 (IndexError)."""
+    text = ("Rules\n=====\n\n100.1. These Magic rules apply to any Magic game.\n\n"
+            f"100.2. To play, each player needs their own deck.\n\n.. code:: {language}\n\n   \"a\"\n   \"b\"\n   \"c\"\n")
+    doc = crparse.parse(text.encode(), format="rst")
+    assert "100.2" in doc
+    lines = text.splitlines()
+    quoted = [i + 1 for i, line in enumerate(lines) if line.strip() in ('"a"', '"b"', '"c"')]
+    spans = [(first, last) for first, last, _ in doc.accounted_lines()]
+    assert all(last <= len(lines) for _, last in spans)
+    assert all(any(first <= n <= last for first, last in spans) for n in quoted)

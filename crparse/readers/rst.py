@@ -985,6 +985,7 @@ class _Writer:
     links: list[Link] = field(default_factory=list)
     offset: int = 0
     places: dict[int, dict[int, int]] = field(default_factory=dict)  # id(chapter) -> id(section) -> its place
+    source: _File | None = None  # the file being written: its lines, where a block starts
 
     def emit(self, text: str, first: int, last: int | None = None, blank: bool = True) -> None:
         first += self.offset
@@ -999,6 +1000,7 @@ class _Writer:
         from docutils import nodes
 
         self.offset = source.offset
+        self.source = source
         leading = True
         for child in document.children:
             if leading and isinstance(child, nodes.field_list):
@@ -1089,8 +1091,9 @@ class _Writer:
         elif isinstance(node, nodes.definition_list_item):
             self.definition(node)
         elif isinstance(node, (nodes.literal_block, nodes.line_block, nodes.doctest_block)):
-            line = _first_line(node)
-            for i, text in enumerate(node.astext().split("\n")):
+            texts = node.astext().split("\n")
+            line = self.block_start(node, texts)
+            for i, text in enumerate(texts):
                 if text.strip():
                     self.emit(text, line + i, blank=False)
             self.emit("", line, blank=False)
@@ -1110,6 +1113,20 @@ class _Writer:
                 self.body(child, rule)
         elif isinstance(node, nodes.Text) and node.astext().strip():
             self.emit(node.astext(), _first_line(node.parent))
+
+    def block_start(self, node, texts: list[str]) -> int:
+        """The source line of a block's first line. docutils gives a `code` directive's block the
+        line after it (a block ending the file was placed past its end: exit 3), other blocks their
+        first line: the first text line is looked for at the line given and the lines before it."""
+        line = _first_line(node)
+        lines = self.source.lines if self.source is not None else []
+        first = next((t.strip() for t in texts if t.strip()), None)
+        if first is None or not lines:
+            return max(1, min(line, len(lines) or line))
+        for k in range(min(line, len(lines)), max(0, line - len(texts) - 64), -1):
+            if lines[k - 1].strip() == first:
+                return k
+        return max(1, min(line, len(lines)))
 
     def paragraph(self, text: str, node, first: int | None = None, last: int | None = None) -> None:
         """A paragraph; an "Example:" run into it (the edition lost the line break before some
