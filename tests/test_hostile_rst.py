@@ -445,3 +445,20 @@ def test_a_code_block_ending_the_file_is_placed_on_its_own_lines(language):
     spans = [(first, last) for first, last, _ in doc.accounted_lines()]
     assert all(last <= len(lines) for _, last in spans)
     assert all(any(first <= n <= last for first, last in spans) for n in quoted)
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("block", [".. code:: python\n\n" + "   a = b ( c ) , 'x' \"y\"\n" * 40_000,
+                                   ".. code-block:: python\n   :number-lines:\n\n" + "   x\n" * 200_000])
+def test_a_code_block_is_one_node_whatever_it_holds(tmp_path, block):
+    """docutils' code directive made a node of every Pygments token (1 MB: 38 s, 950 MiB) and,
+    numbering lines, of every line (200,000: 11 s, 490 MiB): crparse reads only the text."""
+    from limits import run_limited
+
+    path = tmp_path / "code.rst"
+    path.write_text("Rules\n=====\n\n100.1. These rules.\n\n100.2. To play.\n\n" + block + "\n100.3. After.\n")
+    result = run_limited(["parse", "--json", str(path)])
+    assert result.ok_within_limits and result.returncode == 0 and result.cpu_seconds < 6, result
+    assert result.peak_mib < 400, result.peak_mib
+    rules = {r["number"]: r for r in json.loads(result.stdout)["rules"]}
+    assert rules["100.3"]["text"] == "After."
