@@ -371,3 +371,12 @@ def test_a_page_declaring_a_quadratic_codec_is_read_as_utf8(tmp_path, charset):
     found = json.loads(result.stdout)
     assert [d["code"] for d in found["diagnostics"] if d["code"] == "html-charset"] == ["html-charset"]
     assert {"100.1", "100.2"} <= {r["number"] for r in found["rules"]}
+
+
+def test_a_long_character_reference_in_a_markdown_html_block():
+    """html.unescape made an int of the 5,000 digits: exit 3 for parse, text and refs."""
+    import crparse
+
+    text = ("# Rules\n\n100.1. These Magic rules apply.\n\n100.2. To play.\n\n<p>100.3. A &#" + "1" * 5000 + "; B.</p>\n")
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert doc.rule("100.3").text == "A \ufffd B."

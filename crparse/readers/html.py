@@ -86,7 +86,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 dammit = UnicodeDammit(raw, is_html=True, exclude_encodings=_NOT_PAGE_ENCODINGS)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
-            markup, past_unicode = _long_references(_defused(dammit.unicode_markup))
+            markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
             soup = BeautifulSoup(markup, "html.parser")
         except RefusedInput:
@@ -210,7 +210,7 @@ _LONG_REFERENCE = re.compile(r"&#([0-9]{8,})")
 _PAST_UNICODE = str(0x110000)
 
 
-def _long_references(text: str) -> tuple[str, int]:
+def shorten_references(text: str) -> tuple[str, int]:
     """`text` with its long decimal references shortened, and how many were past U+10FFFF."""
     past = 0
 

@@ -20,7 +20,7 @@ from crparse.errors import RefusedInput
 from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Link
 from crparse.readers.base import Extract
-from crparse.readers.html import _BLOCKS
+from crparse.readers.html import _BLOCKS, shorten_references
 from crparse.readers.links import link_to_rule
 
 
@@ -155,7 +155,9 @@ def _html_text(content: str) -> list[tuple[int, str]]:
     offset = 0  # the source line (from the block's first) that `pieces` are on
 
     def end_line() -> None:
-        text = " ".join(unescape("".join(pieces)).split())
+        # shortened as the HTML reader does: html.unescape makes an int of a reference's digits,
+        # which Python refuses past 4,300 (exit 3 for `&#` and 5,000 digits)
+        text = " ".join(unescape(shorten_references("".join(pieces))[0]).split())
         if text:
             out.append((offset, text))
         pieces.clear()
