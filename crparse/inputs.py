@@ -36,7 +36,7 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True) -> Iter
     edition one by one (for tools that read files rather than documents)."""
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if _is_dir(path):
             yield from _walk(path, editions)
         else:
             yield Input(str(raw), True, _special(path))
@@ -60,12 +60,26 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
             if name.startswith("."):
                 continue
             path = here / name
-            if path.is_symlink() and not _inside(os.path.realpath(path), real_top):
+            try:
+                outside = path.is_symlink() and not _inside(os.path.realpath(path), real_top)
+            except (OSError, ValueError) as err:  # a path past PATH_MAX: this file only, not the walk
+                yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}")
+                continue
+            if outside:
                 yield Input(str(path), False, f"a symbolic link leading outside {top}")
             elif edition is not None and name.endswith(".rst") and path != Path(edition) / "index.rst":
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
             else:
                 yield Input(str(path), False, _special(path))
+
+
+def _is_dir(path: Path) -> bool:
+    """Path.is_dir, but a name too long for the system (ENAMETOOLONG, which pathlib does not
+    swallow) is no directory: reading it then says why."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _inside(path: str, directory: str) -> bool:

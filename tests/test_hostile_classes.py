@@ -132,3 +132,23 @@ def test_docs_into_a_link_to_a_directory_elsewhere(tmp_path):
     done = crparse_cli("docs", "corpus/002_5de42b84d94734e9.txt", "-o", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "deep" / "a" / "b" / "801.html").exists()
+
+
+def test_a_path_past_path_max_is_one_refusal_and_the_walk_goes_on(tmp_path):
+    """pathlib's is_dir/is_symlink raise ENAMETOOLONG: exit 3 for the name as an argument, and
+    in a directory walk the whole batch stopped (0 documents printed)."""
+    deep = str(tmp_path / "deep")
+    while len(deep) < 3900:
+        deep = os.path.join(deep, "d" * 200)
+    os.makedirs(deep)
+    fd = os.open(deep, os.O_RDONLY)
+    try:
+        os.close(os.open("x" * 250 + ".txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    (tmp_path / "deep" / "good.txt").write_text("100.1. A rule.\n\n100.2. Another rule.\n")
+    done = crparse_cli("parse", "--json", str(tmp_path / "deep"))
+    assert done.returncode in (0, 2) and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert len(done.stdout.splitlines()) == 1 and "File name too long" in done.stderr
+    done = crparse_cli("parse", "a" * 5000 + ".txt")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "File name too long" in done.stderr
