@@ -380,3 +380,29 @@ def test_a_long_character_reference_in_a_markdown_html_block():
     text = ("# Rules\n\n100.1. These Magic rules apply.\n\n100.2. To play.\n\n<p>100.3. A &#" + "1" * 5000 + "; B.</p>\n")
     doc = crparse.parse(text.encode(), format="markdown")
     assert doc.rule("100.3").text == "A \ufffd B."
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("kind", ["html", "md"])
+def test_a_page_or_markdown_file_in_utf16_is_read_as_such(tmp_path, codec, kind):
+    """Detection stopped at the first NUL byte ("text": UTF-16): a page saved as "Unicode" was
+    refused as no rules, and Markdown given with --format markdown was split on byte pairs it
+    never found (one paragraph of the whole file, refused)."""
+    import crparse
+
+    if kind == "html":
+        text = ("<!DOCTYPE html><html><body><p>1. Game Concepts</p><p>100. General</p>"
+                "<p>100.1. These Magic rules apply.</p><p>100.2. To play.</p></body></html>")
+    else:
+        text = "## 1. Game Concepts\n\n### 100. General\n\n100.1. These Magic rules apply.\n\n100.2. To [play](#100.1).\n\n" * 1
+        text += "".join(f"100.{i}. Rule {i}.\n\n" for i in range(3, 800))
+    path = tmp_path / f"cr.{kind}"
+    path.write_bytes(text.encode(codec))
+    if kind == "md" and codec == "utf-32":  # the text decoder's own refusal, saying so
+        with pytest.raises(crparse.RefusedInput, match="UTF-32 text is not supported"):
+            crparse.parse(path)
+        return
+    doc = crparse.parse(path)
+    assert doc.source.format == ("html" if kind == "html" else "markdown")
+    assert {"100.1", "100.2"} <= {r.number for r in doc.rules}
+    assert crparse.parse(path, format=doc.source.format).rules == doc.rules

@@ -46,6 +46,34 @@ def detect_format(raw: bytes, path: str | None = None) -> str:
     return _detect(raw, path)[0]
 
 
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"),
+               (b"\xfe\xff", "utf-16-be"))
+
+
+def wide_encoding(sample: bytes) -> tuple[str, int] | None:
+    """The UTF-16 or UTF-32 codec of a sample and the length of its BOM: by the BOM, else by
+    where its NULs fall (ASCII text in UTF-16 has one on every other byte); None otherwise."""
+    for bom, codec in _WIDE_BOMS:
+        if sample.startswith(bom):
+            return codec, len(bom)
+    head = sample[:4096]
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    if odd > len(head) // 4 and even == 0:
+        return "utf-16-le", 0
+    if even > len(head) // 4 and odd == 0:
+        return "utf-16-be", 0
+    return None
+
+
+def _wide(sample: bytes) -> bytes | None:
+    """A UTF-16 or UTF-32 sample as UTF-8 (see wide_encoding), or None."""
+    found = wide_encoding(sample)
+    if found is None:
+        return None
+    codec, bom = found
+    return sample[bom:].decode(codec, "replace").encode("utf-8")
+
+
 def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
     """The format and why it was chosen, in words for a message ("found <body> at line 3")."""
     chunk = raw[:_HEAD]
@@ -65,7 +93,14 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
         return "html", f"found <{tag}> at line {_line(raw, skipped + page.start(1))}"
     sample = raw[:200_000]
     if b"\x00" in sample[:4096]:
-        return "text", "it holds NUL bytes (UTF-16)"  # the plain-text decoder knows it; no markup edition uses it
+        # UTF-16 or UTF-32: the markup is looked for in the text (a page or Markdown file saved
+        # as "Unicode" was refused as no rules); the plain-text decoder reads any other
+        wide = _wide(sample)
+        if wide is not None and b"\x00" not in wide[:4096]:
+            found, why = _detect(wide, path)
+            if found in ("html", "markdown", "rst"):
+                return found, f"{why}, in UTF-16/32 text"
+        return "text", "it holds NUL bytes (UTF-16)"
     markdown = _MARKDOWN.search(sample)
     rst = _RST.search(sample)
     tag = _HTML_TAG.search(head, 0, 2048)

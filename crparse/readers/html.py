@@ -23,6 +23,7 @@ from html.parser import HTMLParser, attrfind_tolerant, tagfind_tolerant
 from crparse.errors import RefusedInput
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract, said
+from crparse.readers.detect import wide_encoding
 from crparse.readers.links import link_to_rule
 
 _BLOCKS = frozenset(
@@ -82,8 +83,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         warnings.simplefilter("always")
         try:
             # decoded here (as bs4 would) to be defused before the parser sees it
+            # UTF-16 without a BOM: bs4 would not know it without a detector
+            wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
             with _no_guessing():
-                dammit = UnicodeDammit(raw, is_html=True, exclude_encodings=_NOT_PAGE_ENCODINGS)
+                dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
+                                       exclude_encodings=_NOT_PAGE_ENCODINGS)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))

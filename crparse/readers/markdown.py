@@ -39,7 +39,10 @@ _BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # any line end
 def read(raw: bytes, path: str | None = None) -> Extract:
     from markdown_it import MarkdownIt
 
-    longest = max((len(p) for p in _BLANK_LINE.split(raw)), default=0)
+    # UTF-16 or UTF-32: the checks below count the bytes of ASCII markup and line ends
+    decoded = decode(raw) if b"\x00" in raw[:4096] else None
+    checked = decoded.text.encode("utf-8") if decoded is not None else raw
+    longest = max((len(p) for p in _BLANK_LINE.split(checked)), default=0)
     if longest > MAX_MARKDOWN_PARAGRAPH:
         raise RefusedInput(
             f"Markdown with a paragraph of {longest:,} bytes, more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules "
@@ -47,18 +50,18 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         )
     # Every line may be a block of its own (a heading, a list item): markdown-it takes ~30 us a
     # block, so a flood of them is refused here, before it runs, by the pipeline's paragraph limit.
-    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n") + 1
-    blocks = lines - len(_BLANK_LINE.findall(raw))
+    lines = checked.count(b"\n") + checked.count(b"\r") - checked.count(b"\r\n") + 1
+    blocks = lines - len(_BLANK_LINE.findall(checked))
     if blocks > (limit := max_paragraphs()):
         raise RefusedInput(too_many_paragraphs(limit))
-    markup = sum(raw.count(c) for c in _MARKUP)
+    markup = sum(checked.count(c) for c in _MARKUP)
     if markup > MAX_MARKDOWN_MARKUP:
         raise RefusedInput(
             f"Markdown with {markup:,} inline markup characters ([ ] * _ ` < > ! & \\ ~), more than the "
             f"{MAX_MARKDOWN_MARKUP:,} a rules document needs (MAX_MARKDOWN_MARKUP): not read, to stay within "
             "time; --format text reads it as text"
         )
-    decoded = decode(raw)
+    decoded = decoded or decode(raw)
     tokens = MarkdownIt("commonmark").parse(decoded.text)
     lines: list[str] = []
     origin: list[tuple[int, int]] = []
