@@ -382,6 +382,21 @@ def test_pdf_encrypted_refused_before_pdfium(tmp_path):
     assert refused(result, "an encrypted PDF", "decrypt it first"), result
 
 
+@pytest.mark.parametrize("where", ["comment", "stream"])
+def test_pdf_with_encrypt_only_in_a_comment_or_a_stream_is_not_taken_for_encrypted(where):
+    """Any `/Encrypt <<` in the bytes refused the file as encrypted, even in a comment or in a
+    page's text."""
+    from builders import make_pdf
+
+    pdf = make_pdf([[(72, 700, "100.1. These Magic rules apply to any Magic game."), (72, 680, "100.2. To play.")]])
+    if where == "comment":
+        pdf = pdf.replace(b"\n", b"\n% /Encrypt << /Filter /Standard >>\n", 1)
+    else:
+        pdf = pdf.replace(b"stream\n", b"stream\n/Encrypt 6 0 R\n", 1)
+    doc = crparse.parse(pdf, format="pdf")
+    assert "100.2" in doc
+
+
 def test_pdf_check_reads_streams_the_official_releases_use():
     """Streams PDFium needs that are no bombs pass: a page's content in each filter chain."""
     import base64
