@@ -205,6 +205,8 @@ def test_internal_error_is_one_line_and_exit_3(argv, target, monkeypatch, capsys
     assert status == exits.INTERNAL
     assert len(err.splitlines()) == 1, err
     assert "internal error: RuntimeError: forced failure" in err
+    if "{doc}" in argv[1:2]:  # a command reading one file names it
+        assert err.startswith(f"crparse: {argv[0]}: {doc}") or err.startswith(f"crparse: {doc}"), err
 
 
 def test_refusal_is_exit_2_for_every_subcommand(tmp_path, capsys):

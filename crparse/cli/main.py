@@ -121,8 +121,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if type(err).__module__ == "sqlite3":  # the store: locked by another writer, a full disk
             report(f"crparse: {args.command}: the store: {' '.join(str(err).split())}")
             return exits.REFUSED
-        report(internal_error(args.command, err))
+        report(internal_error(_where(args), err))
         return exits.INTERNAL
+
+
+def _where(args) -> str:
+    """The command, and the file it read when it read one: an internal error says where."""
+    path = getattr(args, "path", None)
+    paths = getattr(args, "paths", None) or getattr(args, "files", None) or ([path] if isinstance(path, str) else [])
+    return f"{args.command}: {paths[0]}" if len(paths) == 1 and isinstance(paths[0], str) else args.command
 
 
 def internal_error(where: str, err: BaseException) -> str:
