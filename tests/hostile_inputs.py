@@ -19,7 +19,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builders import pdf_of
+from builders import make_pdf, pdf_of
 
 SECRET = "CRPARSE-SECRET-7f3a"  # stands in a file outside an edition: it must never be printed
 
@@ -213,7 +213,70 @@ def build(root: Path) -> list[Case]:
     citations = "// " + " ".join(f"rule {100 + i % 900}.{i % 50 + 1}," for i in range(300_000))
     cases.append(Case("cite-check-citation-flood", ["cite-check", "--json", "--all", write("flood.c", citations), "--cr", str(root / "cr.txt")],
                       expect=(2,)))
+
+    # -- a fifth sweep: libraries' quadratic corners, and crashes of odd inputs ------------------------
+    rules_rtf = CR.replace("\n", "\\par\n")
+    cases.append(Case("rtf-field-starts", ["parse", write("fields.rtf", "{\\rtf1\\ansi " + rules_rtf + "{\\field{\\*\\fldinst{" * 180_000 + "}")],
+                      expect=(0,)))
+    cases.append(Case("rtf-font-table", ["parse", write("fonts.rtf", "{\\rtf1\\ansi{\\fonttbl" + "\\f1 " * 875_000 + "}\n" + rules_rtf + "}")],
+                      expect=(0,)))
+    cases.append(Case("rtf-bin-without-length", ["parse", write("bin.rtf", "{\\rtf1\\ansi " + rules_rtf + "{\\pict\\bin x}}")], expect=(2,)))
+    page = "<html><head><meta charset=\"{}\"></head><body>" + "".join(f"<p>{line}</p>" for line in CR.splitlines() if line)
+    cases.append(Case("html-punycode-charset", ["parse", write("punycode.html", (page.format("punycode") + "<p>" + "a" * 2_000_000
+                                                                              + "\u00e9" * 64_000).encode("punycode"))], expect=(0,)))
+    cases.append(Case("html-idna-charset", ["parse", write("idna.html", page.format("idna") + "." + "xn--" + "a" * 3_000_000)], expect=(0,)))
+    cases.append(Case("html-utf16-page", ["parse", write("utf16.html", (page.format("utf-16") + "</body></html>").encode("utf-16"))], expect=(0,)))
+    cases.append(Case("nfc-tibetan-run", ["parse", write("tibetan.txt", CR.replace("See rule 100.2.", "See a" + "\u0f72\u0f71" * 200_000))],
+                      expect=(0,)))
+    catalogs = bytearray(make_pdf([[(72, 740 - 14 * i, line) for i, line in enumerate(l for l in RULES.splitlines() if l)]]))
+    catalogs = catalogs[: catalogs.rindex(b"%%EOF")]
+    for k in range(65_000):
+        catalogs += b"%d 0 obj<</Root %d 0 R/Pages %d 0 R>>endobj\n" % (100 + k, 100 + k, 900_000 + k)
+    cases.append(Case("pdf-many-catalogs", ["parse", write("catalogs.pdf", bytes(catalogs) + b"%%EOF\n")]))
+    rst_head = "Rules\n=====\n\n100.1. These rules.\n\n100.2. To play.\n\n"
+    cases.append(Case("rst-code-tokens", ["parse", write("code.rst", rst_head + ".. code:: python\n\n" + "   a = b ( c ) , 'x'\n" * 45_000)],
+                      expect=(0,)))
+    cases.append(Case("rst-code-number-lines", ["parse", write("numbered.rst", rst_head + ".. code-block:: python\n   :number-lines:\n\n"
+                                                                     + "   x\n" * 200_000)], expect=(0,)))
+    cases.append(Case("rst-code-ending-the-file", ["parse", "--json", write("code-end.rst", rst_head + ".. code:: text\n\n   \"a\"\n   \"b\"\n")],
+                      expect=(0,)))
+    cases.append(Case("markdown-long-character-reference", ["parse", write("charref.md", "# Rules\n\n" + RULES + "<p>100.3. &#" + "1" * 5000 + ";</p>\n")],
+                      expect=(0,)))
+    deep = str(root / "deep")
+    while len(deep) < 3900:
+        deep = os.path.join(deep, "d" * 200)
+    os.makedirs(deep, exist_ok=True)
+    fd = os.open(deep, os.O_RDONLY)
+    try:
+        os.close(os.open("x" * 250 + ".txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    write("deep/good.txt", CR)
+    cases.append(Case("path-past-path-max", ["parse", str(root / "deep")], one_line_refusal=False))
+    cases.append(Case("examples-of-many-long-sentences", ["examples", write("examples.txt", _many_examples())], expect=(0,)))
     return cases
+
+
+def _many_examples() -> str:
+    """Forty examples, each within the examples' own bounds, of distinct sentences: past the
+    document's budget for the grammar (MAX_DOCUMENT_TEXT) the rest are unsupported."""
+    import random
+
+    rng = random.Random(7)
+
+    def name() -> str:
+        return "".join(rng.choice("BCDFGHKLMNPRST") + rng.choice("aeiou") for _ in range(3)).capitalize()
+
+    body = []
+    for i in range(40):
+        sentences = []
+        for _ in range(3):
+            sentence = f"{name()} is seated to the left of {name()}"
+            while len(sentence) < 440:
+                sentence += f", and {name()} is seated to the left of {name()}"
+            sentences.append(sentence + ".")
+        body.append(f"801.{i + 2}. A rule.\n\nExample: {' '.join(sentences)}\n\n")
+    return HEAD + "8. Multiplayer Rules\n\n801. Limited Range of Influence Option\n\n801.1. A rule.\n\n" + "".join(body) + GLOSSARY + CREDITS
 
 
 if __name__ == "__main__":

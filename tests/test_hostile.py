@@ -26,6 +26,9 @@ NAMES = [
     "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "wide-ranges-json",
     "wide-ranges-graphml", "markdown-bracket-flood", "markdown-cr-line-ends", "nfc-combining-run", "max-input-infinite",
     "cite-check-over-the-size-limit", "glossary-reference-flood", "cite-check-citation-flood",
+    "rtf-field-starts", "rtf-font-table", "rtf-bin-without-length", "html-punycode-charset", "html-idna-charset",
+    "html-utf16-page", "nfc-tibetan-run", "pdf-many-catalogs", "rst-code-tokens", "rst-code-number-lines",
+    "rst-code-ending-the-file", "markdown-long-character-reference", "path-past-path-max", "examples-of-many-long-sentences",
 ]
 
 
