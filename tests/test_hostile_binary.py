@@ -382,19 +382,16 @@ def test_pdf_encrypted_refused_before_pdfium(tmp_path):
     assert refused(result, "an encrypted PDF", "decrypt it first"), result
 
 
-@pytest.mark.parametrize("where", ["comment", "stream"])
-def test_pdf_with_encrypt_only_in_a_comment_or_a_stream_is_not_taken_for_encrypted(where):
-    """Any `/Encrypt <<` in the bytes refused the file as encrypted, even in a comment or in a
-    page's text."""
-    from builders import make_pdf
-
-    pdf = make_pdf([[(72, 700, "100.1. These Magic rules apply to any Magic game."), (72, 680, "100.2. To play.")]])
-    if where == "comment":
-        pdf = pdf.replace(b"\n", b"\n% /Encrypt << /Filter /Standard >>\n", 1)
-    else:
-        pdf = pdf.replace(b"stream\n", b"stream\n/Encrypt 6 0 R\n", 1)
-    doc = crparse.parse(pdf, format="pdf")
-    assert "100.2" in doc
+@pytest.mark.parametrize("trailer", [b"/Xstream 0 /Encrypt 6 0 R ", b"/Note (100%) /Encrypt 6 0 R "])
+def test_pdf_encrypted_with_a_trailer_that_looks_like_a_comment_or_a_stream_is_refused(tmp_path, trailer):
+    """A check that passed /Encrypt in comments and streams' data was fooled by a key ending in
+    "stream" and a "%" in a string: PDFium read an encrypted 150 MB bomb (2 GiB)."""
+    encrypt = b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>" % (b"00" * 32, b"00" * 32)
+    path = tmp_path / "encrypted.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", flate_bomb(MiB))], [encrypt], trailer=trailer + b"/ID [<00> <00>] "))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "an encrypted PDF (an /Encrypt entry)", "decrypt it first"), result
+    assert f"{path}:".encode() in result.stderr
 
 
 def test_pdf_check_reads_streams_the_official_releases_use():
