@@ -6,6 +6,7 @@ and inputs hashed whole before their size was checked."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -65,6 +66,27 @@ def test_a_link_inside_the_output_is_refused_and_its_target_left(two, built, tmp
     line = one_line_refusal(docs(str(two), "-o", str(out)))
     assert f"{link}: a symbolic link inside the output directory" in line
     assert (outside.read_text() == "precious") if outside.is_file() else not any(outside.iterdir())
+
+
+@pytest.mark.parametrize("kind", ["hard link", "fifo"])
+def test_a_hard_link_or_a_fifo_inside_the_output_is_refused(two, built, tmp_path, kind):
+    """A fresh sweep: a hard link at versions.js was written in place (the file outside changed),
+    a FIFO there blocked crparse docs for ever."""
+    import shutil
+
+    out = tmp_path / "site"
+    shutil.copytree(built, out)
+    target = out / "versions.js"
+    target.unlink()
+    outside = tmp_path / "outside.txt"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        outside.write_text("precious")
+        os.link(outside, target)
+    line = one_line_refusal(docs(str(two), "-o", str(out)))
+    assert f"{target}: " in line and "inside the output directory" in line
+    assert kind == "fifo" or outside.read_text() == "precious"
 
 
 def test_a_store_row_naming_another_file_or_a_directory_is_left_out(two, tmp_path):

@@ -331,16 +331,31 @@ def _sort_key(number: str):
 
 
 def _no_links_in(out: Path) -> None:
-    """Refuses an output directory holding a symbolic link: this module and Sphinx write the
-    site's files by name, so a link standing at one (`versions.js`, `2020-01-01/`, `.crparse/diffs`)
-    would be written through, into a file or a directory outside. OUT itself may be a link."""
+    """Refuses an output directory holding what a write by name would go through: a symbolic link
+    (`versions.js`, `2020-01-01/`, `.crparse/diffs` written into a file or directory outside), a
+    file with other hard links (written in place: the other name's file changes too), or a FIFO,
+    socket or device (an open for writing waits on a FIFO for ever). OUT itself may be a link."""
+    import stat
+
     if not out.is_dir():
         return
     for root, dirs, files in os.walk(out):  # os.walk follows no link below its top
         for name in dirs + files:
-            if os.path.islink(os.path.join(root, name)):
-                raise SiteError("a symbolic link inside the output directory: crparse docs writes its files by name, "
-                                "and would write through it; remove it", path=os.path.join(root, name))
+            path = os.path.join(root, name)
+            try:
+                status = os.lstat(path)
+            except OSError:
+                continue  # gone since it was listed
+            if stat.S_ISLNK(status.st_mode):
+                why = "a symbolic link"
+            elif stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+                why = "a file with other hard links"
+            elif not (stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)):
+                why = "not a regular file or directory"
+            else:
+                continue
+            raise SiteError(f"{why} inside the output directory: crparse docs writes its files by name, and would "
+                            "write through it; remove it", path=path)
 
 
 def _write_if_changed(path: Path, text: str) -> None:
