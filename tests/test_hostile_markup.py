@@ -359,13 +359,13 @@ def test_refusal_of_a_forced_format(tmp_path):
     assert "read as HTML (as --format asked)" in message and "--format text" in message
 
 
-@pytest.mark.parametrize("charset", ["punycode", "idna", "IDNA"])
+@pytest.mark.parametrize("charset", ["punycode", "idna", "IDNA", "id-na", "i-dna", "IDNA-", "puny-code"])
 def test_a_page_declaring_a_quadratic_codec_is_read_as_utf8(tmp_path, charset):
     """bs4 honours any codec Python has: punycode and idna decode in quadratic time (3 MB of
     either: over a minute). No page is written in them; the declaration is said and passed over."""
     page = (f'<html><head><meta charset="{charset}"></head><body><p>100.1. These Magic rules apply.</p>'
             "<p>100.2. To play.</p></body></html>")
-    data = page.encode() + (b"." + b"xn--" + b"a" * 3_000_000 if charset != "punycode" else b"<p>" + b"a" * 2_000_000)
+    data = page.encode() + (b"." + b"xn--" + b"a" * 3_000_000 if "puny" not in charset else b"<p>" + b"a" * 2_000_000)
     result = run_limited(["parse", "--json", _write(tmp_path, "page.html", data.decode())], seconds=15)
     assert result.ok_within_limits and result.returncode == 0 and result.cpu_seconds < 5, result
     found = json.loads(result.stdout)

@@ -14,6 +14,7 @@ subtree (`find_all`, `get_text`, inserting markers) makes those quadratic.
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 import warnings
@@ -48,6 +49,23 @@ MAX_HTML_ATTRIBUTES = 300_000
 # inserts each character by slicing, idna runs it over a label before checking its length (3 MB
 # of either: over a minute). bs4 honours any codec Python has; these fall back to UTF-8 / cp1252.
 _NOT_PAGE_ENCODINGS = ["punycode", "idna"]
+
+
+def _declared_slow_codec(raw: bytes) -> list[str]:
+    """The page's declared charset, as written, when it names punycode or idna by another spelling
+    ("id-na": bs4 finds the codec with the dashes taken out), to be excluded as those are."""
+    from bs4.dammit import EncodingDetector
+
+    declared = EncodingDetector.find_declared_encoding(raw, is_html=True)
+    if not declared:
+        return []
+    for spelling in (declared, declared.replace("-", ""), declared.replace("-", "_")):
+        try:
+            if codecs.lookup(spelling).name in _NOT_PAGE_ENCODINGS:
+                return [declared.lower()]
+        except LookupError:
+            continue
+    return []
 
 
 @contextmanager
@@ -87,7 +105,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
             with _no_guessing():
                 dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
-                                       exclude_encodings=_NOT_PAGE_ENCODINGS)
+                                       exclude_encodings=_NOT_PAGE_ENCODINGS + _declared_slow_codec(raw))
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
@@ -102,7 +120,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
 
     diagnostics = _warnings(caught, logged)
     declared = (getattr(dammit, "declared_html_encoding", None) or "").lower()
-    if declared in _NOT_PAGE_ENCODINGS:
+    if declared in _NOT_PAGE_ENCODINGS or _declared_slow_codec(raw):
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
                                       f"the page declares the charset {declared!r}, which no page is written in: "
                                       f"read as {(dammit.original_encoding or 'utf-8').lower()}"))
