@@ -114,7 +114,7 @@ def test_a_long_run_of_combining_marks_is_left_unnormalised_with_a_diagnostic():
 
 
 @pytest.mark.parametrize("marks", ["\u0f72\u0f71", "\u05c2\u05c1", "\u0e48\u0e38", "\u302b\u302a", "\u094d\u093c",
-                                   "\U0001d16d\U0001d165", "\u3099\u0316"])
+                                   "\U0001d16d\U0001d165", "\u3099\u0316", "\u0f73", "\u0f75\u0f81"])
 def test_a_run_of_any_combining_class_is_left_unnormalised(marks):
     """Marks outside the blocks the guard listed (Tibetan, Hebrew points, Thai, CJK, Devanagari,
     musical symbols, kana voicing): NFC took 38 s on 200,000 pairs of them."""
@@ -134,3 +134,14 @@ def test_a_run_of_any_combining_class_is_left_unnormalised(marks):
         signal.signal(signal.SIGALRM, previous)
     assert [d.line for d in decoded.diagnostics if d.code == "long-combining-run"] == [1]
     assert decoded.lines[1] == "100.2. caf\u00e9"
+
+
+def test_a_run_of_precomposed_letters_is_normalised():
+    """Only characters that decompose into marks alone (U+0F73) join the guarded runs: a line of
+    accented letters or Hangul syllables is NFC as any other."""
+    from crparse.decode import decode_bytes
+
+    decoded = decode_bytes(("100.1. " + "e\u0301" * 100 + " \uac00" * 100 + "\n").encode("utf-8"))
+    assert decoded.lines[0] == "100.1. " + "\u00e9" * 100 + " \uac00" * 100
+    assert not decoded.diagnostics
+
