@@ -22,6 +22,9 @@ def _floods() -> dict[str, str]:
         "font-table": "{\\rtf1\\ansi{\\fonttbl" + "\\f1 " * (SIZE // 4) + "}\n" + BODY + "}",
         "font-table-escapes": "{\\rtf1\\ansi{\\fonttbl" + "\\f1\\\\" * (SIZE // 6) + "}\n" + BODY + "}",
         "hyperlinks": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}" * (SIZE // 34) + "}",
+        # one field start, then words with no brace or control word: no line can be broken there
+        "field-then-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a " * (SIZE // 8) + "}",
+        "field-then-cr-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a \r" * (SIZE // 12) + "}",
     }
 
 

@@ -44,7 +44,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
     _check_binary(rtf)
-    rtf = _short_lines(_safe_escapes(rtf))
+    rtf = _short_lines(_no_hyperlink_starts(_safe_escapes(rtf)))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
     except Exception as err:  # striprtf has no error type of its own
@@ -66,6 +66,18 @@ _LONG_LINE = re.compile(f"[^\n]{{{LINE_WIDTH + 1},}}")
 # A group or a control word that no backslash escapes: after a run of backslashes of even
 # length (`\\par` is a backslash and "par"), taken whole (possessive), so the search is linear.
 _BREAKABLE = re.compile(r"(?<!\\)(?:\\\\)*+(\{|\\[A-Za-z'])")
+
+
+# striprtf's HYPERLINKS pattern starts at `{\field{\*\fldinst{`, and from there is quadratic in
+# the rest of the line when no `}}` ends it (a field start and 40 KB of words without a brace or
+# a control word, where no line can be broken: 12 s). A space after `\fldinst` is the control
+# word's own delimiter, read the same, and no start is left: the pattern adds "(url)" after a
+# link's text, which a rules text does without (no official release has a start it matches).
+_FIELD_START = re.compile(r"(?<!\\)((?:\\\\)*+\\fldinst)\{")
+
+
+def _no_hyperlink_starts(rtf: str) -> str:
+    return _FIELD_START.sub(r"\1 {", rtf) if "fldinst{" in rtf else rtf
 
 
 def _short_lines(rtf: str) -> str:
