@@ -186,6 +186,10 @@ MAX_RST_PARAGRAPH_MARKUP = 512
 # each level more doubled it. Past this many substitutions in all, once expanded, the edition is
 # refused. The CR's editions use none defined by another: each |T| stands for itself.
 MAX_RST_SUBSTITUTIONS = 2_000
+# What the uses of substitutions put in the document, each use a copy of its definition's nodes
+# (counted as the definition's words: `unicode:: 0x61 0x62 ...`, `replace:: *a* *b* ...`): 2,000
+# codes used 1,200 times (a 15 KB file) made 2.4 million nodes, 39 s and 1.2 GiB.
+MAX_RST_SUBSTITUTION_NODES = 100_000
 # Rows of a csv-table (or list-table) docutils builds in full before anything is counted: 30,000
 # rows took 12 s, 60,000 24 s. The CR's editions have no such table.
 MAX_RST_TABLE_ROWS = 5_000

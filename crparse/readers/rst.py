@@ -698,6 +698,33 @@ def _check_substitutions(text: str) -> None:
                 "(docutils' time for them grows with their square)", line=text.count("\n", 0, m.start()) + 1)
 
 
+_DEFINITION = re.compile(r"^\.\.[ \t]+\|(?P<name>[^|\n]+)\|[ \t]+[\w-]+::(?P<text>.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
+
+
+def _check_substitution_nodes(text: str) -> None:
+    """Refuse the text if the uses of its substitutions copy more than MAX_RST_SUBSTITUTION_NODES
+    words of their definitions into it (any directive: replace, unicode, image...)."""
+    weight: dict[str, int] = {}
+    spans: list[tuple[int, int]] = []
+    for m in _DEFINITION.finditer(text):
+        weight.setdefault(_name(m["name"]), 1 + len(m["text"].split()))
+        spans.append(m.span())
+    if not weight:
+        return
+    limit, total, inside = L.MAX_RST_SUBSTITUTION_NODES, 0, 0
+    for m in _USE.finditer(text):
+        while inside < len(spans) and spans[inside][1] <= m.start():
+            inside += 1
+        if inside < len(spans) and spans[inside][0] <= m.start():
+            continue  # a use inside a definition: _check_substitutions counts those
+        total += weight.get(_name(m["name"]), 1)
+        if total > limit:
+            raise RefusedInput(
+                f"reST substitutions whose uses copy more than {limit:,} words of their definitions into the "
+                "document (MAX_RST_SUBSTITUTION_NODES; docutils makes a node of each)",
+                line=text.count("\n", 0, m.start()) + 1)
+
+
 _TABLE_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+csv-table::", re.MULTILINE)
 
 
@@ -730,6 +757,7 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
 
     _prescan(text, source, budget, main)
     _check_substitutions(text)
+    _check_substitution_nodes(text)
     _check_tables(text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
