@@ -50,7 +50,11 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
     a file the index refused must not be read on its own."""
     real_top = os.path.realpath(top)
     edition_roots: list[str] = []
-    for root, dirs, names in os.walk(top):
+    unlisted: list[OSError] = []  # directories os.walk could not list (past PATH_MAX, unreadable)
+    for root, dirs, names in os.walk(top, onerror=unlisted.append):
+        while unlisted:
+            err = unlisted.pop(0)
+            yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}")
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         here = Path(root)
         if editions and "index.rst" in names and not _inside_any(root, edition_roots):
@@ -71,6 +75,8 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
             else:
                 yield Input(str(path), False, _special(path))
+    for err in unlisted:
+        yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}")
 
 
 def _is_dir(path: Path) -> bool:

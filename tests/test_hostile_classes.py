@@ -152,3 +152,25 @@ def test_a_path_past_path_max_is_one_refusal_and_the_walk_goes_on(tmp_path):
     assert len(done.stdout.splitlines()) == 1 and "File name too long" in done.stderr
     done = crparse_cli("parse", "a" * 5000 + ".txt")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "File name too long" in done.stderr
+
+
+def test_a_directory_past_path_max_in_a_walk_is_said(tmp_path):
+    """os.walk passed over a directory it could not list without a word: releases deeper than
+    PATH_MAX were left out silently ('no input files found', 'index: 0 releases added')."""
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(21):  # 21 levels of 200 characters: past PATH_MAX (4,096)
+            try:
+                os.mkdir("d" * 200, dir_fd=fd)
+            except FileExistsError:
+                pass
+            inner = os.open("d" * 200, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(os.open("deep.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    (tmp_path / "good.txt").write_text("100.1. A rule.\n\n100.2. Another rule.\n")
+    done = crparse_cli("parse", str(tmp_path))
+    assert "good.txt" in done.stdout and "Traceback" not in done.stderr
+    assert "a directory that cannot be read: File name too long" in done.stderr
