@@ -477,3 +477,12 @@ def test_substitutions_whose_uses_copy_many_nodes_are_refused(definition):
 def test_a_few_uses_of_substitutions_are_read():
     text = "Rules\n=====\n\n.. |T| replace:: {T}\n\n100.1. These rules: |T| and |T|.\n\n100.2. To play.\n"
     assert crparse.parse(text.encode(), format="rst").rule("100.1").text == "These rules: {T} and {T}."
+
+
+def test_a_line_docutils_will_not_read_is_the_refusal():
+    """docutils drops a whole document with a line past 10,000 characters: the refusal said 'no
+    numbered rules', the cause only among the warnings."""
+    text = "Rules\n=====\n\n100.1. These rules.\n\n100.2. To play " + "word " * 2500 + "\n"
+    with pytest.raises(crparse.RefusedInput, match="longer than the 10,000 characters docutils reads") as refused:
+        crparse.parse(text.encode(), format="rst")
+    assert refused.value.line == 6

@@ -802,6 +802,11 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     # Level 1 is docutils' INFO: notes on sound markup (a list starting at "m", an unreferenced
     # target), which every edition has.
     for message in messages:
+        too_long = _LINE_LENGTH_LIMIT.fullmatch(_message_text(message))
+        if too_long:  # docutils then drops the whole document: the refusal says why
+            where = "a line" if main else f"{Path(source.path).name}: line {too_long[1]}"
+            raise RefusedInput(f"{where} longer than the 10,000 characters docutils reads in a line (its "
+                               "line_length_limit): the file is not read", line=int(too_long[1]) if main else None)
         if message["level"] >= 2:
             line = _message_line(message, document, len(source.lines))
             diagnostics.append(Diagnostic(line and line + source.offset, "warning", "rst-markup",
@@ -812,6 +817,9 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     for parent in parents.values():
         parent.children = [child for child in parent.children if not isinstance(child, nodes.system_message)]
     return document
+
+
+_LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
 
 
 def _message_line(message, document, lines: int) -> int | None:
