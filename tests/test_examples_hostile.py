@@ -262,3 +262,10 @@ def test_a_document_of_many_long_distinct_examples_stops_at_its_budget(monkeypat
     again = {rule: examples["801.10"] for rule in examples}
     found = run_examples(crparse.parse(document(again)), rules_date="2026-01-16")
     assert not any("in one document" in (r.reason or "") for r in found)
+
+
+def test_a_block_with_no_attack_stated_is_unsupported_saying_so():
+    """'Rob blocks with a creature.' alone was 'unsupported: runner error: AttributeError' (an
+    internal error shown as a gap of the runner)."""
+    result = check("Rob blocks with a creature.", "2026-01-16")
+    assert result.status == "unsupported" and result.reason == "a block by Rob with no attack on Rob stated before it"

@@ -273,7 +273,9 @@ class _Run:
     def do_blocks(self, f: Fact) -> None:
         blocker = self.who(f["player"])
         oid = self.game.creature(blocker, "Creature")
-        attacker = next(a for a in self.attacking if a[2] == blocker)
+        attacker = next((a for a in getattr(self, "attacking", []) if a[2] == blocker), None)
+        if attacker is None:  # "Rob blocks with a creature." with no attack on Rob stated before it
+            raise NotModelled(f"a block by {blocker} with no attack on {blocker} stated before it")
         self.blocks = getattr(self, "blocks", {}) | {attacker[0]: oid}
 
     def _combat(self) -> None:
@@ -302,8 +304,8 @@ class _Run:
     def do_both_deal_combat_damage(self, f: Fact) -> None:
         self._combat()
         named = {self.who(f["a"]), self.who(f["b"])}
-        fights = [(oid, attacker, blocker) for oid, attacker, _, _ in self.attacking
-                  if (blocker := self.blocks.get(oid)) is not None]
+        fights = [(oid, attacker, blocker) for oid, attacker, _, _ in getattr(self, "attacking", [])
+                  if (blocker := getattr(self, "blocks", {}).get(oid)) is not None]
         self.check(any({attacker, self.game.controller(blocker)} == named for _, attacker, blocker in fights),
                    f"{' and '.join(sorted(named))} have no creatures in combat with each other")
         for oid, _, blocker in fights:
