@@ -254,6 +254,20 @@ def build(root: Path) -> list[Case]:
     write("deep/good.txt", CR)
     cases.append(Case("path-past-path-max", ["parse", str(root / "deep")], one_line_refusal=False))
     cases.append(Case("examples-of-many-long-sentences", ["examples", write("examples.txt", _many_examples())], expect=(0,)))
+
+    # -- a sixth sweep: variants past the fifth's fixes ------------------------------------------------
+    cases.append(Case("rtf-field-then-words", ["parse", write("field-words.rtf", "{\\rtf1\\ansi " + rules_rtf
+                                                                   + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a \r" * 300_000 + "}")],
+                      expect=(0,)))
+    cases.append(Case("html-idna-alias-charset", ["parse", write("id-na.html", page.format("id-na") + "." + "xn--" + "a" * 1_000_000)],
+                      expect=(0,)))
+    cases.append(Case("nfc-marks-by-decomposition", ["parse", write("0f73.txt", CR.replace("See rule 100.2.", "See a" + "\u0f73" * 100_000))],
+                      expect=(0,)))
+    cases.append(Case("rst-substitution-copies", ["parse", write("subst.rst", rst_head + ".. |u| unicode:: " + "0x61 " * 2000 + "\n\n"
+                                                                   + "\n\n".join(" ".join(["|u|"] * 100) for _ in range(12)) + "\n")],
+                      expect=(2,)))
+    cases.append(Case("rst-line-past-docutils-limit", ["parse", write("long-line.rst", rst_head + "100.3. " + "word " * 2500 + "\n")],
+                      expect=(2,)))
     return cases
 
 

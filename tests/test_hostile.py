@@ -29,6 +29,8 @@ NAMES = [
     "rtf-field-starts", "rtf-font-table", "rtf-bin-without-length", "html-punycode-charset", "html-idna-charset",
     "html-utf16-page", "nfc-tibetan-run", "pdf-many-catalogs", "rst-code-tokens", "rst-code-number-lines",
     "rst-code-ending-the-file", "markdown-long-character-reference", "path-past-path-max", "examples-of-many-long-sentences",
+    "rtf-field-then-words", "html-idna-alias-charset", "nfc-marks-by-decomposition", "rst-substitution-copies",
+    "rst-line-past-docutils-limit",
 ]
 
 
