@@ -512,3 +512,14 @@ def test_zip_of_a_version_zipfile_cannot_read_is_a_refusal():
     data[data.find(b"PK\x01\x02") + 6] = 148
     with pytest.raises(crparse.CrparseError, match="broken ZIP archive"):
         crparse.parse(bytes(data))
+
+
+@pytest.mark.parametrize("entry", [b"/Encrypt\x006 0 R ", b"/Encrypt 6\x000 R ", b"/Encrypt 6 0\x00R ", b"/Encrypt +6 0 R "])
+def test_pdf_encrypted_with_an_odd_spelling_of_its_entry_is_refused(tmp_path, entry):
+    """The check wanted '/Encrypt N N R' with Python's white space: NUL (PDF white space) or a
+    signed number got an encrypted bomb past it, which PDFium decrypted and read."""
+    encrypt = b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>" % (b"00" * 32, b"00" * 32)
+    path = tmp_path / "encrypted.pdf"
+    path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", flate_bomb(MiB))], [encrypt], trailer=entry + b"/ID [<00> <00>] "))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, "an encrypted PDF (an /Encrypt entry)"), result

@@ -25,6 +25,11 @@ def _floods() -> dict[str, str]:
         # one field start, then words with no brace or control word: no line can be broken there
         "field-then-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a " * (SIZE // 8) + "}",
         "field-then-cr-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a \r" * (SIZE // 12) + "}",
+        # striprtf's patterns ignore case
+        "upper-case-field-then-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\FLDINST{HYPERLINK \"x\"}}{" + "a " * (SIZE // 8) + "}",
+        # font entries without the ";" that ends each: FONTTABLE's [^;]+ crosses line breaks
+        "font-entries-without-semicolons": "{\\rtf1\\ansi{\\fonttbl" + "{\\f1\\fcharset0 x}" * 20_000 + "}\n" + BODY + "}",
+        "flat-font-entries-without-semicolons": "{\\rtf1\\ansi{\\fonttbl" + "\\f1\\fcharset0 x " * 50_000 + "}\n" + BODY + "}",
     }
 
 

@@ -388,7 +388,9 @@ def _name_pattern(word: bytes) -> bytes:
 # patterns below try them all when what follows did not match (a line of 2,000 "%" took hours).
 _SPACE = rb"(?:\s|%[^\r\n]*)*+"
 _COMMENT = re.compile(rb"%[^\r\n]*")
-_ENCRYPT = re.compile(_name_pattern(b"Encrypt") + _SPACE + rb"(?:\d+\s+\d+\s+R|<<)")  # a trailer's entry
+# The name alone, whatever follows: a trailer's entry may hold PDF white space Python's \s lacks
+# (NUL) or a signed number ("/Encrypt +6 0 R"), which PDFium reads (a sweep got a bomb through so).
+_ENCRYPT = re.compile(_name_pattern(b"Encrypt"))
 _FILTER = re.compile(
     _name_pattern(b"Filter") + _SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + _D + rb"]*|\d+\s+\d+\s+R)"
 )

@@ -44,7 +44,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
     _check_binary(rtf)
-    rtf = _short_lines(_no_hyperlink_starts(_safe_escapes(rtf)))
+    rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
     except Exception as err:  # striprtf has no error type of its own
@@ -73,11 +73,33 @@ _BREAKABLE = re.compile(r"(?<!\\)(?:\\\\)*+(\{|\\[A-Za-z'])")
 # a control word, where no line can be broken: 12 s). A space after `\fldinst` is the control
 # word's own delimiter, read the same, and no start is left: the pattern adds "(url)" after a
 # link's text, which a rules text does without (no official release has a start it matches).
-_FIELD_START = re.compile(r"(?<!\\)((?:\\\\)*+\\fldinst)\{")
+_FIELD_START = re.compile(r"(?<!\\)((?:\\\\)*+\\fldinst)\{", re.IGNORECASE)  # as striprtf's pattern reads it
 
 
 def _no_hyperlink_starts(rtf: str) -> str:
-    return _FIELD_START.sub(r"\1 {", rtf) if "fldinst{" in rtf else rtf
+    return _FIELD_START.sub(r"\1 {", rtf)
+
+
+# striprtf's FONTTABLE pattern (`\f(\d+).*?\fcharset(\d+).*?([^;]+);`) runs over the font table,
+# and its `[^;]+` crosses line breaks: in a table whose entries lack the `;` that ends each, every
+# start scanned the rest of the table (800 entries: seconds; more, minutes). A `;` before each
+# entry (a group, or a `\fN` word) ends the one before it: the table's text is never shown.
+_FONT_ENTRY = re.compile(r"(?=\{|\\f\d)")
+
+
+def _font_entries_ended(rtf: str) -> str:
+    from striprtf.striprtf import BRACE, FONTTABLE_START
+
+    start = FONTTABLE_START.search(rtf)
+    if start is None:
+        return rtf
+    depth, end = 1, len(rtf)
+    for brace in BRACE.finditer(rtf, start.end()):  # the group as striprtf finds it
+        depth += 1 if brace.group() == "{" else -1
+        if depth == 0:
+            end = brace.start()
+            break
+    return rtf[:start.end()] + _FONT_ENTRY.sub(";", rtf[start.end():end]) + rtf[end:]
 
 
 def _short_lines(rtf: str) -> str:
