@@ -464,7 +464,8 @@ def test_a_code_block_is_one_node_whatever_it_holds(tmp_path, block):
     assert rules["100.3"]["text"] == "After."
 
 
-@pytest.mark.parametrize("definition", ["unicode:: " + "0x61 " * 2000, "replace:: " + "*a* " * 160])
+@pytest.mark.parametrize("definition", ["unicode:: " + "0x61 " * 2000, "replace:: " + "*a* " * 160,
+                                        "replace:: " + "-".join(["*a*"] * 128)])
 def test_substitutions_whose_uses_copy_many_nodes_are_refused(definition):
     """Each use of a substitution copies its definition's nodes: 2,000 codes used 1,200 times
     (15 KB) took 39 s and 1.2 GiB, 160 emphases used 6,000 times 70 s and 1.8 GiB."""

@@ -707,7 +707,8 @@ def _check_substitution_nodes(text: str) -> None:
     weight: dict[str, int] = {}
     spans: list[tuple[int, int]] = []
     for m in _DEFINITION.finditer(text):
-        weight.setdefault(_name(m["name"]), 1 + len(m["text"].split()))
+        # its words, and its inline markup characters: "*a*-*a*-..." is one word of many emphases
+        weight.setdefault(_name(m["name"]), 1 + len(m["text"].split()) + sum(m["text"].count(c) for c in "*`|_[:"))
         spans.append(m.span())
     if not weight:
         return
