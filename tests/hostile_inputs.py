@@ -268,6 +268,17 @@ def build(root: Path) -> list[Case]:
                       expect=(2,)))
     cases.append(Case("rst-line-past-docutils-limit", ["parse", write("long-line.rst", rst_head + "100.3. " + "word " * 2500 + "\n")],
                       expect=(2,)))
+
+    # -- a seventh sweep ----------------------------------------------------------------------------
+    cases.append(Case("rtf-font-entries-without-semicolons", ["parse", write("fonts-no-semicolon.rtf", "{\\rtf1\\ansi{\\fonttbl"
+                                                                          + "{\\f1\\fcharset0 x}" * 20_000 + "}\n" + rules_rtf + "}")],
+                      expect=(0,)))
+    cases.append(Case("rtf-upper-case-field-start", ["parse", write("field-upper.rtf", "{\\rtf1\\ansi " + rules_rtf
+                                                                 + "{\\field{\\*\\FLDINST{HYPERLINK \"x\"}}{" + "a " * 300_000 + "}")],
+                      expect=(0,)))
+    cases.append(Case("rst-substitution-markup-chain", ["parse", write("subst-chain.rst", rst_head + ".. |x| replace:: " + "-".join(["*a*"] * 128)
+                                                                        + "\n\n" + "\n\n".join(" ".join(["|x|"] * 100) for _ in range(60)) + "\n")],
+                      expect=(2,)))
     return cases
 
 

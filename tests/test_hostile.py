@@ -30,7 +30,8 @@ NAMES = [
     "html-utf16-page", "nfc-tibetan-run", "pdf-many-catalogs", "rst-code-tokens", "rst-code-number-lines",
     "rst-code-ending-the-file", "markdown-long-character-reference", "path-past-path-max", "examples-of-many-long-sentences",
     "rtf-field-then-words", "html-idna-alias-charset", "nfc-marks-by-decomposition", "rst-substitution-copies",
-    "rst-line-past-docutils-limit",
+    "rst-line-past-docutils-limit", "rtf-font-entries-without-semicolons", "rtf-upper-case-field-start",
+    "rst-substitution-markup-chain",
 ]
 
 
