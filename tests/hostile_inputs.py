@@ -282,9 +282,10 @@ def build(root: Path) -> list[Case]:
     return cases
 
 
-def _many_examples() -> str:
-    """Forty examples, each within the examples' own bounds, of distinct sentences: past the
-    document's budget for the grammar (MAX_DOCUMENT_TEXT) the rest are unsupported."""
+def long_distinct_examples(count: int = 40) -> list[str]:
+    """`count` worked examples, each within the examples' own bounds (three seating sentences of
+    ~450 characters) and each of distinct sentences: together past a document's budget for the
+    grammar (MAX_DOCUMENT_TEXT). The same texts on every call."""
     import random
 
     rng = random.Random(7)
@@ -292,16 +293,22 @@ def _many_examples() -> str:
     def name() -> str:
         return "".join(rng.choice("BCDFGHKLMNPRST") + rng.choice("aeiou") for _ in range(3)).capitalize()
 
-    body = []
-    for i in range(40):
+    examples = []
+    for _ in range(count):
         sentences = []
         for _ in range(3):
             sentence = f"{name()} is seated to the left of {name()}"
             while len(sentence) < 440:
                 sentence += f", and {name()} is seated to the left of {name()}"
             sentences.append(sentence + ".")
-        body.append(f"801.{i + 2}. A rule.\n\nExample: {' '.join(sentences)}\n\n")
-    return HEAD + "8. Multiplayer Rules\n\n801. Limited Range of Influence Option\n\n801.1. A rule.\n\n" + "".join(body) + GLOSSARY + CREDITS
+        examples.append(" ".join(sentences))
+    return examples
+
+
+def _many_examples() -> str:
+    """A release of those examples: past the budget the rest are unsupported."""
+    body = "".join(f"801.{i + 2}. A rule.\n\nExample: {text}\n\n" for i, text in enumerate(long_distinct_examples()))
+    return HEAD + "8. Multiplayer Rules\n\n801. Limited Range of Influence Option\n\n801.1. A rule.\n\n" + body + GLOSSARY + CREDITS
 
 
 if __name__ == "__main__":

@@ -237,21 +237,10 @@ def test_a_document_of_many_long_distinct_examples_stops_at_its_budget(monkeypat
     import crparse
     from crparse.examples import bounds, run_examples
 
+    from hostile_inputs import long_distinct_examples
+
     monkeypatch.setattr(bounds, "MAX_DOCUMENT_TEXT", 4_000)
-    rng = random.Random(7)
-
-    def name() -> str:
-        return "".join(rng.choice("BCDFGHKLMNPRST") + rng.choice("aeiou") for _ in range(3)).capitalize()
-
-    examples = {}
-    for i in range(40):
-        sentences = []
-        for _ in range(3):
-            sentence = f"{name()} is seated to the left of {name()}"
-            while len(sentence) < 440:
-                sentence += f", and {name()} is seated to the left of {name()}"
-            sentences.append(sentence + ".")
-        examples[f"801.{i + 10}"] = " ".join(sentences)
+    examples = {f"801.{i + 10}": text for i, text in enumerate(long_distinct_examples())}
     with within(10):
         found = run_examples(crparse.parse(document(examples)), rules_date="2026-01-16")
     stopped = [r.case.rule for r in found if "it reads in one document" in (r.reason or "")]
