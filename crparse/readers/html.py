@@ -103,9 +103,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # decoded here (as bs4 would) to be defused before the parser sees it
             # UTF-16 without a BOM: bs4 would not know it without a detector
             wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
+            slow = _declared_slow_codec(raw)
             with _no_guessing():
                 dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
-                                       exclude_encodings=_NOT_PAGE_ENCODINGS + _declared_slow_codec(raw))
+                                       exclude_encodings=_NOT_PAGE_ENCODINGS + slow)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
@@ -120,7 +121,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
 
     diagnostics = _warnings(caught, logged)
     declared = (getattr(dammit, "declared_html_encoding", None) or "").lower()
-    if declared in _NOT_PAGE_ENCODINGS or _declared_slow_codec(raw):
+    if declared in _NOT_PAGE_ENCODINGS or slow:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
                                       f"the page declares the charset {declared!r}, which no page is written in: "
                                       f"read as {(dammit.original_encoding or 'utf-8').lower()}"))
