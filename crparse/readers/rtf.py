@@ -73,11 +73,18 @@ _BREAKABLE = re.compile(r"(?<!\\)(?:\\\\)*+(\{|\\[A-Za-z'])")
 # a control word, where no line can be broken: 12 s). A space after `\fldinst` is the control
 # word's own delimiter, read the same, and no start is left: the pattern adds "(url)" after a
 # link's text, which a rules text does without (no official release has a start it matches).
-_FIELD_START = re.compile(r"(?<!\\)((?:\\\\)*+\\fldinst)\{", re.IGNORECASE)  # as striprtf's pattern reads it
+_FLDINST = re.compile(r"\\fldinst\{", re.IGNORECASE)  # as striprtf's pattern reads it
 
 
 def _no_hyperlink_starts(rtf: str) -> str:
-    return _FIELD_START.sub(r"\1 {", rtf)
+    pieces, done = [], 0
+    for m in _FLDINST.finditer(rtf):
+        before = rtf[max(0, m.start() - 64):m.start()]
+        if (len(before) - len(before.rstrip("\\"))) % 2:
+            continue  # `\\fldinst{` is a backslash and the text "fldinst{"
+        pieces += [rtf[done:m.end() - 1], " "]
+        done = m.end() - 1
+    return "".join(pieces) + rtf[done:] if pieces else rtf
 
 
 # striprtf's FONTTABLE pattern (`\f(\d+).*?\fcharset(\d+).*?([^;]+);`) runs over the font table,
