@@ -4,12 +4,12 @@ file, one test function per example, each running the example's text through crp
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 from crparse.examples.collect import Result
 from crparse.nodes import Document
+from crparse.outputs import replace
 
 # Nothing from the document goes into the file but as a Python literal (repr): a file name or an
 # example holding `"""` would otherwise end a docstring and write code that pytest runs.
@@ -49,17 +49,6 @@ def write_tests(directory: Path, doc: Document, results: list[Result], date: str
         seen.add(name)
         previous = f", {r.case.previous!r}" if r.case.previous else ""
         parts.append(f"\n\ndef {name}():\n    {f'{r.case.rule} (line {r.case.line})'!r}\n    _run({r.case.text!r}{previous})\n")
-    _replace(target, "".join(parts))
+    replace(target, "".join(parts))
     return target
 
-
-def _replace(target: Path, text: str) -> None:
-    """Writes `text` as `target` through a new file renamed over it: a link standing at that name
-    is replaced, never followed to overwrite the file it points to."""
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "x", encoding="utf-8") as out:  # "x": not through a link planted there either
-            out.write(text)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -32,6 +32,7 @@ import msgspec
 
 from crparse.diff.report import Diff
 from crparse.errors import CrparseError
+from crparse.outputs import replace
 from crparse.site.release import Built, SiteError, build_release, config, fingerprint, sphinx_build
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
@@ -177,7 +178,7 @@ def _diffs(dated: list[Release], work: Path, progress: Progress | None) -> list[
         used = {f"old:{p.old}" for p in d.pairs if p.kind == "removed"} | {
             f"new:{p.new}" for p in d.pairs if p.kind == "added"}
         data = {"diff": msgspec.to_builtins(d), "texts": {k: v for k, v in shown.items() if k in used}}
-        _replace(folder / f"{a.sha}-{b.sha}.json", msgspec.json.encode(data))
+        replace(folder / f"{a.sha}-{b.sha}.json", msgspec.json.encode(data))
         cached[a.sha, b.sha] = data
         if progress:
             progress("diff", done, len(missing))
@@ -363,7 +364,7 @@ def _write_if_changed(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and path.read_text("utf-8") == text:
         return
-    path.write_text(text, "utf-8")
+    replace(path, text)
 
 
 class _Summary(msgspec.Struct):
@@ -400,15 +401,5 @@ def _load_diff(path: Path) -> dict | None:
 
 
 def _save(path: Path, releases: dict) -> None:
-    _replace(path, json.dumps({"version": CACHE_VERSION, "releases": releases}).encode("utf-8"))
+    replace(path, json.dumps({"version": CACHE_VERSION, "releases": releases}).encode("utf-8"))
 
-
-def _replace(path: Path, data: bytes) -> None:
-    """Writes `data` as `path` through a new file renamed over it: a run killed while writing
-    leaves the old file or none, never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

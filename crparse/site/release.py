@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import crparse
 from crparse.errors import CommandError
+from crparse.outputs import replace
 from crparse.sphinx.directive import FRONT_PAGE, pages
 from crparse.sphinx.prepare import Prepared, prepare
 
@@ -74,7 +75,7 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     for name, text in docs.items():
         target = src / f"{name}.rst"
         if not target.exists() or target.read_text("utf-8") != text:
-            target.write_text(text, "utf-8")
+            replace(target, text)
     for old in src.glob("*.rst"):
         if old.stem not in docs:
             old.unlink()
@@ -122,7 +123,7 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     settings = config(title, extra_js)
     settings["html_static_path"] = list(static)
     sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, force=force, what=str(release))
-    stamp_file.write_text(json.dumps(stamp), "utf-8")
+    replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
 
 
