@@ -19,11 +19,12 @@ from small_releases import write_releases
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# OSC 0 (window title), BEL, clear screen, red, and CSI as a C1 character
-BAD = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\u009b31m"
-SHOWN = r"\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\x9b31m"
-# what a terminal could take as a command: C0 but tab and line feed, DEL, C1
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# OSC 0 (window title), BEL, clear screen, red, CSI as a C1 character, and a right-to-left override
+BAD = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\u009b31m\u202etxt.exe"
+SHOWN = r"\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\x9b31m\u202etxt.exe"
+# what a terminal could take as a command (C0 but tab and line feed, DEL, C1), or reorder the
+# line by (bidi embeddings, overrides and isolates)
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # the only escape sequences crparse writes itself: diff --color's
 OWN_COLOURS = re.compile(r"\x1b\[(?:0|1|2|31|32)m")
 

@@ -11,10 +11,12 @@ MAX_LISTED = 20
 
 # C0 and C1 controls, DEL, and the Unicode line and paragraph separators: each could break a
 # line in two, move the cursor or be taken by a terminal as a command (ESC starts the sequences
-# that set a window's title, clear the screen, colour what follows).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# that set a window's title, clear the screen, colour what follows). And the bidi embeddings,
+# overrides and isolates (U+202A-E, U+2066-9): a terminal that orders text both ways would show
+# what follows one, to the end of the line, in an order other than the bytes' ("Trojan Source").
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
 # the same but for the tab and the line feed, which text of several lines keeps
-_CONTROL_IN_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_IN_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
