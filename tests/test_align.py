@@ -248,6 +248,11 @@ def test_cli_diff_exit_status_and_formats(tmp_path):
 
     same = run(old, old)
     assert same.returncode == 0, same.stderr
+    # 101.1-101.3 pushed up to 101.2-101.4, no text touched: listed, and no text differs (exit 0)
+    moved = tmp_path / "moved.txt"
+    moved.write_text(release({k if k < "101" else f"101.{int(k[4:]) + 1}": v for k, v in RULES.items()}))
+    renumbering = run(old, moved)
+    assert renumbering.returncode == 0 and "Renumbered (same text)" in renumbering.stdout, renumbering.stdout
     changed = run(old, new, "--json")
     assert changed.returncode == 1, changed.stderr
     jsonschema.validate(json.loads(changed.stdout), schema("diff"))
