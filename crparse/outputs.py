@@ -1,4 +1,5 @@
-"""Writing an output file whole: through a new file renamed over the name.
+"""Writing outputs: a file whole, through a new file renamed over the name; and one writer at a
+time on an output (a store, a site), by a lock on a file beside it.
 
 Two things make this the only way crparse writes a file it owns (a cache entry, an emitted test
 file): a run killed while writing leaves the old file or none, never half of one; and a symbolic
@@ -9,9 +10,17 @@ that name is not written through either.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import stat
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from crparse.errors import CrparseError
+
+_POLL = 0.1
 
 
 def replace(path: Path, data: bytes | str) -> None:
@@ -35,3 +44,45 @@ def replace(path: Path, data: bytes | str) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+@contextlib.contextmanager
+def exclusive(where: Path, *, subject: str, busy: str, wait: float,
+              waiting: Callable[[float], None] | None = None) -> Iterator[None]:
+    """Hold an advisory lock on the file `where` for the block: the kernel's (flock), so a run
+    killed at any point holds it no longer, whatever the file says. Another run holding it is
+    waited for at most `wait` seconds (`waiting(wait)` called once when the wait begins); then
+    the run is refused with `busy`, naming `subject` (the store or site the lock guards)."""
+    import fcntl
+
+    # The file is only ever locked, never read or written: a link in its place is not followed
+    # (it could name any file), and what is not a regular file is not locked.
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(where, flags, 0o644)
+    except OSError as err:
+        raise CrparseError(f"cannot take the lock file {where}: {err.strerror or err}", path=subject) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CrparseError(f"cannot take the lock file {where}: not a regular file", path=subject)
+        deadline = None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                pass
+            except OSError as err:  # a file system without locks
+                raise CrparseError(f"cannot lock the lock file {where}: {err.strerror or err}", path=subject) from None
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + wait
+                if waiting is not None and wait > 0:
+                    waiting(wait)
+            if now >= deadline:
+                raise CrparseError(busy, path=subject)
+            time.sleep(min(_POLL, deadline - now))
+        yield
+    finally:
+        os.close(fd)  # the lock goes with the last descriptor of the file

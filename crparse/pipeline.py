@@ -105,7 +105,8 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     if len(starts) < MIN_RULES:
         # a refusal drops the diagnostics: a reader's warning that may explain it goes into its message
         warned = next((d.message for d in extract.diagnostics if d.code == "html-warning"), None)
-        raise no_rules(raw, path, extract.format, warned)
+        one = extract.source_line(starts[0]) if starts else None
+        raise no_rules(raw, path, extract.format, warned, one=one)
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions)

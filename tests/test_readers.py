@@ -247,6 +247,9 @@ def _zip(names: dict[str, bytes]) -> bytes:
         (make_pdf([[], []]), "no text layer"),
         (b"<html><body><p>Welcome to our shop.</p><p>Cards 20% off.</p></body></html>", "no numbered rules"),
         (b"{\\rtf1\\ansi {\\pard Hello\\par}}", "no numbered rules"),
+        # one rule is not "no rules": the message says what was found, and where
+        (b"Magic: The Gathering Comprehensive Rules\n\n100. General\n\n100.1. Short rule.\n",
+         "one numbered rule (line 5), where even a fragment has 2 or more"),
     ],
 )
 def test_bad_input_gets_a_clear_message(tmp_path, data, message):

@@ -153,12 +153,17 @@ def _zip_format(raw: bytes) -> str:
     raise UnsupportedFormat("a ZIP archive that is not a DOCX document")
 
 
-def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None) -> RefusedInput:
-    """The refusal of a file that, read as `fmt`, has no numbered rules (the pipeline's test),
-    saying why it was read as `fmt`: when detection guessed wrong, the message points to the
-    `--format` that reads it (a rules text with a few tags, read as HTML, has no line breaks
-    left and so no rules). `note` is added to the message (a parser's warning that may explain)."""
-    plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
+def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *, one: int | None = None) -> RefusedInput:
+    """The refusal of a file that, read as `fmt`, has fewer numbered rules than a CR or a fragment
+    of one (the pipeline's test), saying why it was read as `fmt`: when detection guessed wrong,
+    the message points to the `--format` that reads it (a rules text with a few tags, read as
+    HTML, has no line breaks left and so no rules). `note` is added to the message (a parser's
+    warning that may explain); `one`: the source line of the one rule found, when there is one."""
+    if one is not None:
+        plain = (f"not a Comprehensive Rules document: one numbered rule (line {one}), where even a fragment "
+                 f"has {S.MIN_RULES} or more")
+    else:
+        plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
     if fmt not in ("html", "markdown"):  # what a text file can be taken for
         return RefusedInput(plain)
     try:
