@@ -168,3 +168,23 @@ def test_the_harness_stops_a_busy_child_and_a_blocked_one():
     quick = run_limited([], code="sum(range(10**6))")
     assert not quick.timed_out and quick.returncode == 0 and 0 < quick.cpu_seconds < 5
 
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["parse", ""], "PATH"),
+    (["diff", "", "x.txt"], "OLD"),
+    (["history", "100.1", "--db", ""], "--db"),
+    (["index", "corpus", "--db", ""], "--db"),
+    (["cite-check", "README.md", "--cr", ""], "--cr"),
+    (["examples", "corpus", "--emit-pytest", ""], "--emit-pytest"),
+    (["docs", "corpus", "-o", ""], "--output"),
+    (["docs", "--db", "", "-o", "site"], "--db"),
+])
+def test_an_empty_path_is_refused_not_read_as_the_current_directory(tmp_path, argv, shown):
+    # found by a sweep: `index --db ""` wrote the default store, `history --db ""` said ".: not a
+    # crparse store", `examples --emit-pytest ""` wrote nothing and said nothing
+    result = run_limited(argv, env={"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path)})
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and result.stdout == b"", stderr
+    assert stderr == f"crparse: {argv[0]}: {shown} is empty: it names no file (see --help)\n"
+    assert list(tmp_path.iterdir()) == []  # no default store made

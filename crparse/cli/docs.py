@@ -20,7 +20,7 @@ def add_commands(commands) -> None:
     )
     d.add_argument("paths", nargs="*", metavar="PATH", help="releases: files or directories (read recursively)")
     d.add_argument("-o", "--output", required=True, metavar="OUT", help="the site's directory")
-    d.add_argument("--db", metavar="PATH", nargs="?", const="", help="take the releases of the store (" + DB_HELP + ")")
+    d.add_argument("--db", metavar="PATH", nargs="?", const=True, help="take the releases of the store (" + DB_HELP + ")")
     d.add_argument("--jobs", type=int, metavar="N", help="releases built at once (default: the cores)")
     d.add_argument("--force", action="store_true", help="build every page again")
     d.set_defaults(run=run_docs)
@@ -32,12 +32,10 @@ def run_docs(args) -> int:
     from crparse.parallel import jobs
     from crparse.site import build_site
 
-    if not args.output:  # `-o "$OUT"` with OUT unset would build into the current directory
-        raise CommandError("docs: the output directory given is empty")
     paths = [Path(p) for p in args.paths]
     unread: list[str] = []
     if args.db is not None:
-        stored, unread = _stored(args.db or None)
+        stored, unread = _stored(None if args.db is True else args.db)  # `--db` alone: the default store
         paths += stored
     if not paths:
         raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)"

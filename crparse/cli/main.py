@@ -72,6 +72,11 @@ _TEXT_ARGUMENTS = ("rule", "phrase", "at", "since", "rules_date")
 # Dates are compared with the releases': "yesterday" or "2020/1/1" would compare as something,
 # silently. A year, a month or a day, as ISO writes them (crparse.dates: what a period means).
 _DATE_ARGUMENTS = ("at", "since", "rules_date")
+# Arguments that name files: an empty one (`--db "$STORE"` with STORE unset) is Path("") and so
+# ".", the current directory, which some commands would then read or write, and others name "."
+# in a refusal the user never wrote.
+_PATH_ARGUMENTS = {"path": "PATH", "paths": "PATH", "files": "FILE", "old": "OLD", "new": "NEW", "db": "--db",
+                   "cr": "--cr", "emit_pytest": "--emit-pytest", "output": "--output"}
 
 
 def run() -> int:
@@ -92,6 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if errors:  # before any work: a batch would otherwise refuse each file for it, one by one
         report(f"crparse: {errors[0]}")
         return exits.REFUSED
+    for name, shown in _PATH_ARGUMENTS.items():
+        value = getattr(args, name, None)
+        if value == "" or (isinstance(value, list) and "" in value):
+            report(f"crparse: {args.command}: {shown} is empty: it names no file (see --help)")
+            return exits.REFUSED
     for name in _TEXT_ARGUMENTS:
         value = getattr(args, name, None)
         if isinstance(value, str):
