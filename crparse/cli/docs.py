@@ -45,7 +45,12 @@ def run_docs(args) -> int:
         raise CrparseError("docs: the output is not a directory", path=str(out))
     # more processes than releases, or than a few a core, do no more work, only take memory
     workers = max(1, min(args.jobs or jobs(), 4 * (os.cpu_count() or 1), max(len(paths), 1)))
-    result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force)
+
+    def waiting(seconds: float) -> None:
+        report(f"crparse: docs: {out}: another crparse docs is building this site: waiting for it to end "
+               f"(at most {seconds:g} s)")
+
+    result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force, waiting=waiting)
     for line in unread + result.skipped:
         report(f"crparse: docs: skipped {line}")
     built = [b for b in result.built if not b.skipped]

@@ -11,14 +11,20 @@ histories and a version switcher.
     OUT/.crparse/                   Sphinx's sources and environments, and the cache below
 
 Incremental: what a release's site depends on is only the release itself, so adding a release
-builds its site, the change page it adds and the history pages whose rules it touched; the
-other releases' sites are left as they are. Everything learnt from a release (its date, its
-node keys and pages) and from a pair (its diff) is cached by sha256 under OUT/.crparse/, so an
-unchanged release is not parsed again either.
+builds its site and the pages above the releases; the other releases' sites are left as they
+are (crparse.site.release: each build is stamped, and a build is done from nothing or not at
+all). Everything learnt from a release (its date, its node keys and pages) and from a pair (its
+diff) is cached by sha256 under OUT/.crparse/, so an unchanged release is not parsed again either.
+The cache is read as data of a known shape (a date is a date, a page a page name), so an edited
+cache can make a site wrong, never put markup in it; `--force` ignores it and every stamp.
+
+One build at a time: a run holds a lock (OUT/.crparse/lock) for its whole length, and another
+waits for it (two builds interleaved left pages of one and a search index of the other).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -26,14 +32,16 @@ import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import msgspec
 
+import crparse
 from crparse.diff.report import Diff
 from crparse.errors import CrparseError
-from crparse.outputs import replace
-from crparse.site.release import Built, SiteError, build_release, config, fingerprint, sphinx_build
+from crparse.outputs import exclusive, replace
+from crparse.site.release import (STAMP, Built, SiteError, build_release, built, config, fingerprint, read_stamp,
+                                  sphinx_build)
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
 
@@ -42,6 +50,10 @@ STATIC = Path(__file__).parent / "static"
 TEMPLATES = Path(__file__).parent / "templates"
 RESERVED = {"index", "changes", "history", "search", "genindex", "_static", "_sources", "_images", WORK}
 CACHE_VERSION = 1
+ROOT_STAMP = ".crparse-root.json"  # the pages above the releases, as STAMP is a release's
+# How long a run waits for another building the same site: a build from nothing of the whole
+# corpus takes many minutes, so past this the run is refused rather than left waiting.
+WAIT = 60.0
 
 
 class Release(NamedTuple):
@@ -64,28 +76,34 @@ Progress = Callable[[str, int, int], None]
 
 
 def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Progress | None = None,
-               force: bool = False) -> Report:
+               force: bool = False, waiting: Callable[[float], None] | None = None) -> Report:
+    """Build the site of the releases `paths` name into `out`; `waiting(seconds)` is called when
+    another run is building the same site and this one waits for it."""
     _no_links_in(out)
     work = out / WORK
-    work.mkdir(parents=True, exist_ok=True)
-    releases, skipped = _releases(paths, work, progress)
-    if not releases:
-        raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
-    dated = [r for r in releases if r.date]
-    diffs = _diffs(dated, work, progress)
-    lineages = _lineages(dated, diffs)
-    extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(releases) > 1 else ()
-    built = _build_releases(releases, out, work, extra_js, jobs, progress, force)
-    if len(releases) > 1:
-        _write_switcher(releases, out, lineages, dated)
-        _build_root(releases, dated, diffs, lineages, out, work, force)
-    return Report(releases, built, skipped, out)
+    with exclusive(work / "lock", subject=str(out), wait=WAIT, waiting=waiting,
+                   busy="another crparse docs is building this site; run again when it ends"):
+        releases, skipped = _releases(paths, work, progress, force)
+        if not releases:
+            raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
+        dated = [r for r in releases if r.date]
+        diffs = _diffs(dated, work, progress, force)
+        lineages = _lineages(dated, diffs)
+        extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(releases) > 1 else ()
+        if len(releases) == 1:  # OUT's pages become the release's: the stamp of the pages above goes
+            (out / ROOT_STAMP).unlink(missing_ok=True)
+        done = _build_releases(releases, out, work, extra_js, jobs, progress, force)
+        if len(releases) > 1:
+            _write_switcher(releases, out, lineages, dated)
+            _build_root(releases, dated, diffs, lineages, out, work, force)
+    return Report(releases, done, skipped, out)
 
 
 # -- releases ---------------------------------------------------------------------------------------
 
 
-def _releases(paths: Sequence[Path], work: Path, progress: Progress | None) -> tuple[list[Release], list[str]]:
+def _releases(paths: Sequence[Path], work: Path, progress: Progress | None,
+              force: bool) -> tuple[list[Release], list[str]]:
     from crparse.inputs import inputs
     from crparse.parallel import parse_all
 
@@ -101,7 +119,7 @@ def _releases(paths: Sequence[Path], work: Path, progress: Progress | None) -> t
         except CrparseError as why:
             skipped.append(str(why.located(str(path))))
     cache_file = work / "releases.json"
-    cache = _load(cache_file)
+    cache = {} if force else _load(cache_file)
     todo = [(p, sha) for p, sha in found if sha not in cache]
     for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
         if isinstance(doc, CrparseError):
@@ -153,7 +171,7 @@ def _key(name: str) -> str:
 # -- diffs and lineage ------------------------------------------------------------------------------
 
 
-def _diffs(dated: list[Release], work: Path, progress: Progress | None) -> list[dict]:
+def _diffs(dated: list[Release], work: Path, progress: Progress | None, force: bool) -> list[dict]:
     """The diff of each consecutive pair (cached by the two releases' sha256)."""
     from crparse.align import align
     from crparse.align.units import texts
@@ -164,7 +182,7 @@ def _diffs(dated: list[Release], work: Path, progress: Progress | None) -> list[
     folder.mkdir(exist_ok=True)
     out: list[dict] = []
     wanted = [(a, b) for a, b in zip(dated, dated[1:])]
-    cached = {(a.sha, b.sha): _load_diff(folder / f"{a.sha}-{b.sha}.json") for a, b in wanted}
+    cached = {(a.sha, b.sha): None if force else _load_diff(folder / f"{a.sha}-{b.sha}.json") for a, b in wanted}
     missing = [(a, b) for a, b in wanted if cached[a.sha, b.sha] is None]
     paths = list(dict.fromkeys(str(r.path) for pair in missing for r in pair))
     docs = dict(zip(paths, parse_all(paths))) if paths else {}
@@ -298,13 +316,21 @@ def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict]
         wanted[f"history/{group}.rst"] = f".. cr:history:: {group}.json\n"
     history_names = sorted(by_group, key=lambda g: (g == "glossary", _sort_key(g.removeprefix("part-"))))
     wanted["index.rst"] = _root_index(releases, change_names, history_names)
+    settings = config("Comprehensive Rules: all releases")
+    digest = hashlib.sha256(json.dumps([crparse.__version__, settings, sorted(wanted.items())]).encode("utf-8"))
+    stamp = {"crparse": crparse.__version__, "pages": digest.hexdigest()}
+    if not force and read_stamp(out / ROOT_STAMP) == stamp and built(out):
+        return
+    # OUT's pages are no longer a release's, and a build killed from here on leaves no stamp
+    for name in (ROOT_STAMP, STAMP):
+        (out / name).unlink(missing_ok=True)
     for name, text in wanted.items():
         _write_if_changed(src / name, text)
     for old in list(src.rglob("*.rst")) + list(src.rglob("*.json")):
         if str(old.relative_to(src)) not in wanted:
             old.unlink()
-    sphinx_build(src, out, work / "root-doctrees", config("Comprehensive Rules: all releases"), force=force,
-                 what="the site's index, change and history pages")
+    sphinx_build(src, out, work / "root-doctrees", settings, what="the site's index, change and history pages")
+    replace(out / ROOT_STAMP, json.dumps(stamp))
 
 
 def _root_index(releases: list[Release], changes: list[str], history: list[str]) -> str:
@@ -367,10 +393,17 @@ def _write_if_changed(path: Path, text: str) -> None:
     replace(path, text)
 
 
+# What a cached summary may hold is what a parse gives: a date is an ISO date, a page a page name
+# (part-1, 702, glossary). An edited cache's "date" went into the root page's reST, its "page"
+# into lineage.js as a link (`javascript:`).
+_Date = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+_Page = Annotated[str, msgspec.Meta(pattern=r"^[0-9A-Za-z][0-9A-Za-z._-]*$")]
+
+
 class _Summary(msgspec.Struct):
-    date: str | None
+    date: _Date | None
     keys: list[str]
-    pages: dict[str, str]
+    pages: dict[str, _Page]
 
 
 class _SummaryCache(msgspec.Struct):

@@ -2,8 +2,16 @@
 
 The sources hold nothing but directives and toctrees (the rule text is read by the directive
 from the release itself, never written into reST), so no input can inject markup. A build is
-skipped when its stamp (crparse's version, the release's sha256, the site options) is unchanged,
-and Sphinx's own environment makes a rebuild incremental otherwise.
+skipped when its stamp (crparse's version, the release's sha256, the site options) is unchanged.
+
+Otherwise Sphinx builds it from nothing, never from a saved environment. Its environment and
+doctrees are pickles: one planted in the output directory (a site restored from a cache, a
+directory shared with others) would run code when read back, and one left by a killed build
+describes pages whose HTML and search index were never written, which Sphinx then skips for
+good. So the doctrees directory is emptied before and after each build, and a build removes
+its stamp first and writes it last: a build killed at any point is done again by the next run.
+Little is lost: a release's pages all change together (a new crparse, a new site option, a
+changed release), so an incremental build rebuilt them all anyway.
 """
 
 from __future__ import annotations
@@ -115,22 +123,28 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     sha = sha or fingerprint(release)
     stamp = {"crparse": crparse.__version__, "release": sha, "js": list(extra_js)}
     stamp_file = out / STAMP
-    if not force and stamp_file.exists() and _read_json(stamp_file) == stamp:
+    if not force and read_stamp(stamp_file) == stamp and built(out):
         return Built(key, out, len(list(out.glob("*.html"))), True, [])
+    stamp_file.unlink(missing_ok=True)
     p = prepare(str(release))
     title = f"Comprehensive Rules {p.document.effective_date or key}"
     docnames = write_sources(release, work / "src", p)
     settings = config(title, extra_js)
     settings["html_static_path"] = list(static)
-    sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, force=force, what=str(release))
+    sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, what=str(release))
     replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
 
 
-def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: int = 1, force: bool = False,
-                 what: str) -> None:
-    """Run Sphinx's HTML builder (incremental unless `force`); any warning is a SiteError: the
-    sources are generated, so a warning is a bug or a damaged input, never noise to ignore."""
+def built(out: Path) -> bool:
+    """Whether `out` holds what every build writes (a stamp beside damaged pages is not trusted)."""
+    return all(os.path.isfile(out / name) and not os.path.islink(out / name) for name in ("index.html", "searchindex.js"))
+
+
+def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: int = 1, what: str) -> None:
+    """Run Sphinx's HTML builder from nothing (`doctrees` emptied before and after: nothing of
+    an earlier build is read back, see above); any warning is a SiteError: the sources are
+    generated, so a warning is a bug or a damaged input, never noise to ignore."""
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.console import nocolor
@@ -138,15 +152,18 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
 
     nocolor()
     warnings = io.StringIO()
+    shutil.rmtree(doctrees, ignore_errors=True)
     try:
         # docutils keeps the node classes and directives an application registers in globals:
         # each build in its own namespace, as sphinx-build does, so that several run in one process.
         with docutils_namespace():
             app = Sphinx(str(src), None, str(out), str(doctrees), "html", confoverrides=settings, status=None,
-                         warning=warnings, freshenv=force, parallel=jobs)
+                         warning=warnings, freshenv=True, parallel=jobs)
             app.build()
     except SphinxError as e:
         raise SiteError(f"{what}: Sphinx failed: {e}") from None
+    finally:
+        shutil.rmtree(doctrees, ignore_errors=True)
     messages = [line for line in warnings.getvalue().splitlines() if line.strip()]
     if app.statuscode or messages:
         raise SiteError(f"{what}: the site did not build cleanly: " + "; ".join(messages[:5]))
@@ -183,7 +200,7 @@ def fingerprint(release: Path) -> str:
     return digest.hexdigest()
 
 
-def _read_json(path: Path):
+def read_stamp(path: Path):
     try:
         return json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):

@@ -1,0 +1,156 @@
+"""What `crparse docs` reads back of an earlier build (an eighth adversarial sweep; each failed
+before its fix): a build killed midway, or two builds at once, left a site whose search index
+lacked pages for good, or an internal error on the next run; a pickle planted among Sphinx's
+doctrees ran code; an edited cache put script into the pages; a site that changed from one
+release to several and back kept a stamp of the other shape."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from small_releases import release, releases
+
+
+def docs(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "crparse", "docs", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, env=dict(os.environ, **(env or {})))
+
+
+def docnames(site: Path) -> dict[str, list[str]]:
+    """Each searchindex.js of a site: the pages it lets people search."""
+    found = {}
+    for index in sorted(site.rglob("searchindex.js")):
+        m = re.search(r'"docnames":\[([^\]]*)\]', index.read_text("utf-8"))
+        found[str(index.relative_to(site))] = sorted(json.loads(f"[{m.group(1)}]")) if m else None
+    return found
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("two")
+    for i, rules in enumerate(releases()[:2]):
+        (folder / f"2020-0{3 * i + 1}-01.txt").write_text(release(rules, i))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def clean(two, tmp_path_factory):
+    out = tmp_path_factory.mktemp("clean") / "site"
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def copy(site: Path, to: Path) -> Path:
+    shutil.copytree(site, to, symlinks=True)
+    return to
+
+
+@pytest.mark.parametrize("kill", ["index emptied", "index cut short, a source newer"])
+def test_a_build_killed_before_its_search_index_is_written_is_done_again(two, tmp_path, kill):
+    # The states a kill leaves: pages written, no stamp, the search index empty or half written.
+    # The next run exited 3 (Sphinx: "not enough values to unpack"), or 2 ("search index couldn't
+    # be loaded") and then 0, stamping a site with two of its six pages searchable, for good.
+    # (Built where it is used: Sphinx's saved environment names its directories.)
+    out = tmp_path / "site"
+    done = docs(str(two / "2020-01-01.txt"), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    whole = docnames(out)
+    assert len(whole["searchindex.js"]) > 2
+    (out / ".crparse-site.json").unlink()
+    index = out / "searchindex.js"
+    if kill == "index emptied":
+        index.write_text("")
+    else:
+        index.write_bytes(index.read_bytes()[:100])
+        next((out / ".crparse" / "releases").glob("*/src/100.rst")).touch()
+    for _ in range(2):
+        done = docs(str(two / "2020-01-01.txt"), "-o", str(out))
+        assert done.returncode == 0, done.stderr
+    assert docnames(out) == whole
+
+
+def test_a_stamped_site_whose_search_index_is_gone_is_built_again(two, clean, tmp_path):
+    out = copy(clean, tmp_path / "site")
+    (out / "2020-04-01" / "searchindex.js").unlink()
+    (out / "2020-04-01" / "searchindex.js").mkdir()  # not even a file
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 2 or docnames(out) == docnames(clean), done.stderr
+    shutil.rmtree(out / "2020-04-01" / "searchindex.js")
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0 and docnames(out) == docnames(clean), done.stderr
+
+
+PAYLOAD = '''import os, pickle
+class Run:
+    def __reduce__(self):
+        return (os.system, ("touch {canary}",))
+'''
+
+
+@pytest.mark.parametrize("doctrees", [".crparse/root-doctrees", ".crparse/releases/2020-04-01/doctrees"])
+def test_a_pickle_planted_among_the_doctrees_is_never_read(two, clean, tmp_path, doctrees):
+    out = copy(clean, tmp_path / "site")
+    canary = tmp_path / "PICKLE_RAN"
+    folder = out / doctrees
+    folder.mkdir(parents=True, exist_ok=True)
+    code = PAYLOAD.format(canary=canary) + f"open({str(folder / 'environment.pickle')!r}, 'wb').write(pickle.dumps(Run()))"
+    subprocess.run([sys.executable, "-c", code], check=True)
+    (out / "2020-04-01" / ".crparse-site.json").unlink()  # a build to do, which reads its doctrees
+    (out / "2020-04-01" / "index.html").write_text("changed")  # and the pages above: they link to it
+    (out / ".crparse-root.json").unlink()
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert not canary.exists()
+    assert not (out / doctrees).exists()  # nothing of a build's doctrees is kept to be read back
+
+
+def test_an_edited_cache_puts_no_markup_in_the_site(two, clean, tmp_path):
+    out = copy(clean, tmp_path / "site")
+    cache = out / ".crparse" / "releases.json"
+    data = json.loads(cache.read_text())
+    for summary in data["releases"].values():
+        summary["date"] = summary["date"] + "`__ <javascript:alert(1)>`__\n\n.. raw:: html\n\n   <script>alert('POISON')</script>"
+        summary["pages"] = {k: "javascript:alert('PAGE')//" for k in summary["pages"]}
+    cache.write_text(json.dumps(data))
+    (out / ".crparse-root.json").unlink()  # the pages above the releases to build again, from the cache
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    pages = "".join(p.read_text("utf-8", "replace") for p in out.rglob("*") if p.suffix in (".html", ".js"))
+    assert "alert(" not in pages
+    assert docnames(out) == docnames(clean)
+    assert (out / "2020-01-01" / "lineage.js").read_text() == (clean / "2020-01-01" / "lineage.js").read_text()
+
+
+def test_two_builds_at_once_take_turns(two, clean, tmp_path):
+    from crparse.outputs import exclusive
+
+    out = copy(clean, tmp_path / "site")
+    with exclusive(out / ".crparse" / "lock", subject=str(out), busy="busy", wait=0):
+        script = ("import sys; import crparse.site.corpus as c; c.WAIT = 0.5; "
+                  "from crparse.cli.main import main; raise SystemExit(main(sys.argv[1:]))")
+        done = subprocess.run([sys.executable, "-c", script, "docs", str(two), "-o", str(out)], capture_output=True,
+                              text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == f"crparse: {out}: another crparse docs is building this site; run again when it ends"
+    assert "waiting for it to end" in done.stderr
+
+
+def test_one_release_then_two_then_one_again(two, tmp_path):
+    # Each shape's stamp survived the other's build: the second one-release run found its stamp
+    # and left the site's front page as the pages above the releases.
+    out = tmp_path / "site"
+    first = str(two / "2020-01-01.txt")
+    for args in ([first], [str(two)], [first], [str(two)]):
+        done = docs(*args, "-o", str(out))
+        assert done.returncode == 0, done.stderr
+        front = (out / "index.html").read_text("utf-8")
+        assert ("Releases, newest first" in front) == (len(args) == 1 and args[0] == str(two)), args
