@@ -262,6 +262,9 @@ def test_cli_diff_exit_status_and_formats(tmp_path):
     assert "Changed:" in text.stdout and "{+" in text.stdout and "\x1b[" not in text.stdout
     missing = run(old, tmp_path / "gone.txt")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "gone.txt" in missing.stderr
+    no_day = run("2021-02-29", new)  # a date's shape naming no file, nor a day: said so, not "no such file"
+    assert no_day.returncode == 2 and no_day.stderr == (
+        "crparse: diff: '2021-02-29' names no file, and is not a date (YYYY-MM-DD, or YYYY-MM, YYYY)\n")
 
 
 # -- the word diff -------------------------------------------------------------------------------

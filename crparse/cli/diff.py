@@ -36,10 +36,17 @@ def add_commands(commands) -> None:
 def _release(given: str, db: str | None) -> Path:
     """A file as given; a date that names no file: the stored release in force at that date (a
     month or a year: at its end), if its file still holds the text stored."""
-    from crparse.dates import period
+    import re
+
+    from crparse.dates import FORMS, period
+    from crparse.errors import CommandError
 
     path = Path(given)
-    if path.exists() or period(given) is None:
+    if path.exists():
+        return path
+    if period(given) is None:
+        if re.fullmatch(r"[0-9]{4}(?:-[0-9]{1,2}){0,2}", given):  # a date's shape, but no day there is
+            raise CommandError(f"diff: {given!r} names no file, and is not a date ({FORMS})")
         return path
     from crparse.store import connect
     from crparse.store.query import release_file
