@@ -84,6 +84,7 @@ def max_history_text() -> int:
 
 @reads_store
 def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
+    given = key
     key = key.rstrip(".") if not key.startswith("glossary:") else key
     release, date = release_at(db, at)
     lookup = "SELECT lineage FROM node_lineage WHERE release = ? AND key = ?"
@@ -91,7 +92,9 @@ def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     if row is None and not key.startswith("glossary:"):
         row = one(db, lookup + " COLLATE NOCASE", (release, f"glossary:{key}"), types=(TEXT,), what="a node's lineage")
     if row is None:
-        raise CrparseError(f"no rule {key} in the release of {date}")
+        # as given, quoted (".." is "" once its dots go) and cut short (an argument of 20,000 words)
+        shown = repr(given) if len(given) <= 80 else repr(given[:80]) + f"... ({len(given):,} characters)"
+        raise CrparseError(f"no rule or glossary entry {shown} in the release of {date}")
     lineage = row[0]
     # a lineage holds a node or two of each release (the newest corpus: 207 at most); counted
     # before they are read and sorted, as any count of a release's nodes is
