@@ -127,6 +127,19 @@ def test_an_undated_release_named_as_a_file_of_the_site(two, tmp_path, name):
     assert (out / name.replace(".", "-") / "index.html").is_file()
 
 
+def test_undated_releases_named_in_other_letters_are_each_built(tmp_path):
+    """Names with no ASCII letter all made the directory `release`: all but the first were left out."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for i, name in enumerate(["ルール", "règles", "правила"]):
+        text = release(releases()[i], i)
+        (folder / f"{name}.txt").write_text(text[:text.index("These rules are effective")] + text[text.index("1. Game"):])
+    done = docs(str(folder), "-o", str(tmp_path / "site"))
+    assert done.returncode == 0 and "left out" not in done.stderr, done.stderr
+    assert "3 releases" in done.stdout
+    assert len(list((tmp_path / "site").glob("release-*/index.html"))) == 2
+
+
 @pytest.mark.parametrize("damage", ["truncated", "{}", "[]", "unknown-kind", "releases [1]", "releases date 5"])
 def test_a_damaged_cache_is_built_again(two, built, tmp_path, damage):
     """A run killed while writing a diff left half a JSON file: every later run was exit 3."""

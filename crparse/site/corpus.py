@@ -135,7 +135,7 @@ def _releases(paths: Sequence[Path], work: Path, progress: Progress | None,
         info = cache.get(sha)
         if info is None:
             continue
-        key = _key(info["date"] or path.stem.removesuffix(".rst") or "release")
+        key = _key(info["date"] or path.stem.removesuffix(".rst"), sha)
         if key in used:
             skipped.append(f"{path}: another input is the release of {key} too; left out")
             continue
@@ -163,8 +163,10 @@ def _summary(doc) -> dict:
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def _key(name: str) -> str:
-    key = _UNSAFE.sub("-", name).strip("-") or "release"
+def _key(name: str, sha: str) -> str:
+    # a name of nothing but other letters ("règles" keeps "r-gles", "ルール" nothing) is told
+    # from another by its content: each was "release", and all but the first left out
+    key = _UNSAFE.sub("-", name).strip("-") or f"release-{sha[:8]}"
     return f"r-{key}" if key in RESERVED or key.startswith("_") else key
 
 
