@@ -345,10 +345,12 @@ def one(db: sqlite3.Connection, sql: str, params: tuple = (), *, types: tuple, w
     return next(rows(db, sql, params, types=types, what=what), None)
 
 
-def release_count_limit(db: sqlite3.Connection) -> None:
+def release_count_limit(db: sqlite3.Connection, count: int | None = None) -> None:
     """Refuse a store of more releases than the limit, before any query reads them all (each
-    release costs a row in every list of them, and a lookup in some: a million took 10 s)."""
-    (count,) = one(db, "SELECT count(*) FROM releases", types=(INTEGER,))
+    release costs a row in every list of them, and a lookup in some: a million took 10 s).
+    `count`: the store's, as a caller that keeps it knows it (else counted here)."""
+    if count is None:
+        (count,) = one(db, "SELECT count(*) FROM releases", types=(INTEGER,))
     if count > max_releases():
         raise DamagedStore(f"the store holds {count:,} releases, more than {max_releases():,}, the limit "
                            "(CRPARSE_MAX_RELEASES; a corpus has about 120)", path=getattr(db, "path", None))

@@ -13,6 +13,7 @@ usable store and the next run goes on where it stopped:
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import sqlite3
@@ -31,7 +32,7 @@ from crparse.parallel import parse_all
 from crparse.pipeline import parse
 from crparse.refs import references
 from crparse.store.db import (INTEGER, MAYBE_TEXT, NUMBER, PATH, TEXT, dated_releases, from_db_path, one, reads_store,
-                              rows, to_db_path, transaction)
+                              release_count_limit, rows, to_db_path, transaction)
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 
@@ -122,6 +123,7 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     # Files in name order (for dated names, date order): each release is aligned with the one
     # before it while both are still parsed (the cache), not parsed again for the pairs.
     cache: dict[int, tuple[Document, list[Unit]]] = {}
+    chain: _Chain | None = None
     todo.sort()
     for n, ((path, sha), found) in enumerate(zip(todo, parse_all((path for path, _ in todo), then=_derived, share=False)), 1):
         if isinstance(found, CrparseError):
@@ -135,10 +137,16 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         report.added.append(path)
         if doc.effective_date is None:
             report.undated.append(path)
-        report.aligned += _align_steps(db, cache)
+        # the store is read once, as the first release left it; each later one is placed in it
+        # (reading every release and step again for each made a run quadratic in the releases)
+        if chain is None:
+            chain = _Chain(db)
+        else:
+            chain.add(release, doc.effective_date, doc.source.path)
+        report.aligned += _align_steps(db, chain, cache)
         if progress:
             progress("parse", n, len(todo))
-    report.aligned += _align_steps(db, cache, progress)
+    report.aligned += _align_steps(db, chain or _Chain(db), cache, progress)
     if report.added or report.aligned or _lineage_missing(db):
         report.lineages = _write_lineages(db)
     return report
@@ -195,19 +203,64 @@ def _texts(db: sqlite3.Connection, texts: list[str]) -> list[int]:
     return [known[h] for h in hashes]
 
 
-def _align_steps(db: sqlite3.Connection, cache: dict[int, tuple[Document, list[Unit]]],
+class _Chain:
+    """The dated releases in date order (one per date: the first stored, as dated_releases reads
+    them) and the steps stored between them, kept by one run as it stores releases: which steps a
+    new release makes obsolete and which pairs it makes wanted follow from its two neighbours."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.releases = dated_releases(db)
+        self.dates = [date for _, date, _ in self.releases]
+        (self.count,) = one(db, "SELECT count(*) FROM releases", types=(INTEGER,))
+        self.db = db
+        self.done = set(rows(db, "SELECT old_release, new_release FROM steps", types=(INTEGER, INTEGER), what="a step"))
+        consecutive = {(a[0], b[0]): (a, b) for a, b in zip(self.releases, self.releases[1:])}
+        self.obsolete = self.done - consecutive.keys()  # a release stored between two aligned ones parts them
+        self.wanted = {step: pair for step, pair in consecutive.items() if step not in self.done}
+
+    def add(self, release: int, date: str | None, path: str) -> None:
+        """Place a release just stored. Its id is above every stored one (a rowid), so where its
+        date is held already, the release stored first keeps the date."""
+        self.count += 1
+        release_count_limit(self.db, self.count)
+        if date is None:
+            return
+        at = bisect.bisect_left(self.dates, date)
+        if at < len(self.dates) and self.dates[at] == date:
+            return
+        new = (release, date, path)
+        before = self.releases[at - 1] if at > 0 else None
+        after = self.releases[at] if at < len(self.releases) else None
+        self.releases.insert(at, new)
+        self.dates.insert(at, date)
+        if before and after:
+            parted = (before[0], after[0])
+            self.wanted.pop(parted, None)
+            if parted in self.done:
+                self.obsolete.add(parted)
+        for a, b in ((before, new), (new, after)):
+            if a and b and (a[0], b[0]) not in self.done:
+                self.wanted[a[0], b[0]] = (a, b)
+
+    def take(self) -> tuple[set[tuple[int, int]], list[tuple[tuple, tuple]]]:
+        """The steps to drop and the pairs to align (in date order), counted as done from here:
+        a pair that fails to align ends the run, and the next reads the store again."""
+        obsolete, wanted = self.obsolete, sorted(self.wanted.values(), key=lambda pair: pair[0][1])
+        self.done -= obsolete
+        self.done.update(self.wanted)
+        self.obsolete, self.wanted = set(), {}
+        return obsolete, wanted
+
+
+def _align_steps(db: sqlite3.Connection, chain: _Chain, cache: dict[int, tuple[Document, list[Unit]]],
                  progress: Progress | None = None) -> int:
     """Align the consecutive dated releases not yet aligned; `cache` holds parsed releases by
     id (a few at most: older ones are dropped)."""
-    releases = dated_releases(db)
-    consecutive = {(a[0], b[0]) for a, b in zip(releases, releases[1:])}
-    done = set(rows(db, "SELECT old_release, new_release FROM steps", types=(INTEGER, INTEGER), what="a step"))
-    obsolete = done - consecutive  # a release stored between two aligned ones parts them
+    obsolete, wanted = chain.take()
     if obsolete:
         with transaction(db):
             db.executemany("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", obsolete)
             db.executemany("DELETE FROM steps WHERE old_release = ? AND new_release = ?", obsolete)
-    wanted = [(a, b) for a, b in zip(releases, releases[1:]) if (a[0], b[0]) not in done]
 
     def load(release: tuple[int, str, str]) -> tuple[Document, list[Unit]]:
         parsed = cache.pop(release[0], None)
