@@ -16,31 +16,15 @@ from sphinx.util.docutils import SphinxDirective
 
 from crparse.errors import CrparseError
 from crparse.sphinx import render
-from crparse.sphinx.prepare import (CREDITS_PAGE, GLOSSARY_PAGE, INDEX_PAGE, OTHER_PAGE, Prepared, part_page, prepare,
-                                    term_anchor, term_key)
+from crparse.sphinx.prepare import (CREDITS_PAGE, FRONT_PAGE, GLOSSARY_PAGE, INDEX_PAGE, Prepared, prepare, term_anchor,
+                                    term_key)
 
 logger = logging.getLogger(__name__)
-
-FRONT_PAGE = "front"
 
 
 def pages(p: Prepared) -> list[str]:
     """The pages of a release in reading order (the names `:page:` takes)."""
-    out = [FRONT_PAGE]
-    for r in p.document.rules:
-        if r.kind == "part":
-            out.append(part_page(r.number))
-        if r.kind == "section" and r.number not in out:
-            out.append(r.number)
-    if OTHER_PAGE in p.sections:
-        out.append(OTHER_PAGE)
-    if p.document.glossary:
-        out.append(GLOSSARY_PAGE)
-    if p.document.index:
-        out.append(INDEX_PAGE)
-    if p.document.credits:
-        out.append(CREDITS_PAGE)
-    return out
+    return list(p.pages)
 
 
 class ReleaseDirective(SphinxDirective):
@@ -60,7 +44,7 @@ class ReleaseDirective(SphinxDirective):
         page = self.options.get("page")
         if page is None:
             return [self._whole(p)]
-        if page not in pages(p):
+        if page not in p.pages:
             logger.warning("cr:release: %s has no page %r", self.arguments[0], page, location=self.get_location())
             return []
         return [self._page(p, page)]
@@ -110,7 +94,7 @@ class ReleaseDirective(SphinxDirective):
         return section
 
     def _whole(self, p: Prepared) -> nodes.section:
-        first, *rest = pages(p)
+        first, *rest = p.pages
         whole = self._page(p, first)
         by_part: dict[str, nodes.section] = {}
         for page in rest:

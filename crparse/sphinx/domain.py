@@ -48,12 +48,14 @@ class CRDomain(Domain):
     object_types = {"rule": ObjType("rule", "rule"), "term": ObjType("glossary term", "term")}
     directives = {"release": ReleaseDirective, "changes": ChangesDirective, "history": HistoryDirective}
     roles = {"rule": RuleRole(warn_dangling=True), "term": TermRole(warn_dangling=True)}
-    initial_data: dict[str, dict[str, tuple[str, str, str]]] = {"rules": {}, "terms": {}}
+    # "docs": docname -> the (table, name) pairs it holds, so that forgetting a page (each page read
+    # again) or merging a parallel reader's pages costs that page's entries, not the whole release.
+    initial_data: dict[str, dict] = {"rules": {}, "terms": {}, "docs": {}}
     dangling_warnings = {
         "rule": "no rule %(target)s in the Comprehensive Rules this project renders or links to",
         "term": "no glossary term %(target)r in the Comprehensive Rules this project renders or links to",
     }
-    data_version = 1
+    data_version = 2
 
     @property
     def rules(self) -> dict[str, tuple[str, str, str]]:
@@ -65,23 +67,24 @@ class CRDomain(Domain):
 
     def note(self, kind: str, name: str, docname: str, anchor: str, title: str, location: Any) -> None:
         table = self.data[kind]
-        if name in table and table[name][0] != docname:
-            logger.warning("%s %s is rendered twice (also in %s)", kind[:-1], name, table[name][0],
-                           location=location, type="cr", subtype="duplicate")
+        if name in table:
+            if table[name][0] != docname:
+                logger.warning("%s %s is rendered twice (also in %s)", kind[:-1], name, table[name][0],
+                               location=location, type="cr", subtype="duplicate")
             return
-        table.setdefault(name, (docname, anchor, title))
+        table[name] = (docname, anchor, title)
+        self.data["docs"].setdefault(docname, []).append((kind, name))
 
     def clear_doc(self, docname: str) -> None:
-        for table in (self.rules, self.terms):
-            for name in [n for n, (doc, _, _) in table.items() if doc == docname]:
-                del table[name]
+        for kind, name in self.data["docs"].pop(docname, ()):
+            self.data[kind].pop(name, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
-        names = set(docnames)
-        for kind in ("rules", "terms"):
-            for name, entry in otherdata[kind].items():
-                if entry[0] in names:
-                    self.data[kind].setdefault(name, entry)
+        for docname in docnames:
+            for kind, name in otherdata["docs"].get(docname, ()):
+                if name not in self.data[kind]:
+                    self.data[kind][name] = otherdata[kind][name]
+                    self.data["docs"].setdefault(docname, []).append((kind, name))
 
     def _find(self, kind: str, target: str) -> tuple[str, str, str] | None:
         if kind == "rule":

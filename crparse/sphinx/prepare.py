@@ -1,4 +1,4 @@
-"""A release made ready for rendering: its tree, its references, and which page holds each node.
+"""A release made ready for rendering: its tree, its references, its pages and which page holds each node.
 
 Kept per process by file identity (path, size, mtime), so the pages of one release, read one after
 another (or by forked readers of a parallel build), parse it once.
@@ -17,6 +17,7 @@ from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Document, Reference, Rule
 from crparse.numbers import parse_number
 
+FRONT_PAGE = "front"
 GLOSSARY_PAGE = "glossary"
 CREDITS_PAGE = "credits"
 INDEX_PAGE = "terms-index"  # the 1999 releases' index; "genindex" and "index" are Sphinx's
@@ -31,6 +32,10 @@ class Prepared(NamedTuple):
     page_of: dict[str, str]  # rule number -> page (docname without a directory)
     anchors: dict[int, str]  # id(rule) -> its HTML id: the number ("704.5k"), or "704.5k-2" for a repeat
     sections: dict[str, list[Rule]]  # page -> the numbered units it shows, in document order
+    # The pages in reading order (the names `:page:` takes), each once: a dict, so that each of a
+    # release's pages, built one after another, finds itself without a scan of the others.
+    pages: dict[str, None]
+    contents: dict[str, list[Rule]]  # part number -> the sections it holds, in document order
 
 
 _cache: dict[tuple[str, int, int], Prepared] = {}
@@ -63,8 +68,12 @@ def prepared(doc: Document) -> Prepared:
                 if target != ref.source:
                     cited_by[target].append(ref.source)
     page_of, anchors, sections = _pages(doc)
+    contents: dict[str, list[Rule]] = defaultdict(list)
+    for r in doc.rules:
+        if r.kind == "section" and r.parent is not None:
+            contents[r.parent].append(r)
     return Prepared(doc, lookup, dict(by_place), {k: _unique(v) for k, v in cited_by.items()},
-                    page_of, anchors, sections)
+                    page_of, anchors, sections, _page_list(doc, sections), dict(contents))
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -91,6 +100,26 @@ def _pages(doc: Document) -> tuple[dict[str, str], dict[int, str], dict[str, lis
         anchors[id(r)] = r.number if count == 1 else f"{r.number}-{count}"
         sections[page].append(r)
     return page_of, anchors, dict(sections)
+
+
+def _page_list(doc: Document, sections: dict[str, list[Rule]]) -> dict[str, None]:
+    # A part or section printed twice (a damaged copy) is one page: a page named twice in a
+    # toctree is a Sphinx warning, which refuses the whole site.
+    out = dict.fromkeys([FRONT_PAGE])
+    for r in doc.rules:
+        if r.kind == "part":
+            out.setdefault(part_page(r.number))
+        elif r.kind == "section":
+            out.setdefault(r.number)
+    if OTHER_PAGE in sections:
+        out.setdefault(OTHER_PAGE)
+    if doc.glossary:
+        out.setdefault(GLOSSARY_PAGE)
+    if doc.index:
+        out.setdefault(INDEX_PAGE)
+    if doc.credits:
+        out.setdefault(CREDITS_PAGE)
+    return out
 
 
 def _section_of(rule: Rule, numbers: dict[str, Rule]) -> str:

@@ -181,9 +181,8 @@ def index_entries(p: Prepared) -> Iterator[nodes.paragraph]:
 def part_contents(p: Prepared, part: Rule) -> nodes.bullet_list:
     """The sections of a part, each a link to its page."""
     items = nodes.bullet_list(classes=["cr-contents"])
-    for r in p.document.rules:
-        if r.kind == "section" and r.parent == part.number:
-            items += nodes.list_item("", nodes.paragraph("", "", _link_to(r.number, heading(r))))
+    for r in p.contents.get(part.number, ()):
+        items += nodes.list_item("", nodes.paragraph("", "", _link_to(r.number, heading(r))))
     return items
 
 
