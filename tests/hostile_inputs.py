@@ -81,10 +81,10 @@ def _pdf_with_stream(stream: bytes, filtered: bool) -> bytes:
     return pdf_of(objects)
 
 
-def _flate_bomb(inflated: int) -> bytes:
+def _flate_bomb(inflated: int, unit: bytes = b"0", head: bytes = b"") -> bytes:
     compressor = zlib.compressobj(1)
-    chunk = b"0" * (1 << 20)
-    parts = [compressor.compress(chunk) for _ in range(inflated >> 20)]
+    chunk = unit * ((1 << 20) // len(unit))
+    parts = [compressor.compress(head)] + [compressor.compress(chunk) for _ in range(inflated >> 20)]
     parts.append(compressor.flush())
     return b"".join(parts)
 
@@ -279,6 +279,25 @@ def build(root: Path) -> list[Case]:
     cases.append(Case("rst-substitution-markup-chain", ["parse", write("subst-chain.rst", rst_head + ".. |x| replace:: " + "-".join(["*a*"] * 128)
                                                                         + "\n\n" + "\n\n".join(" ".join(["|x|"] * 100) for _ in range(60)) + "\n")],
                       expect=(2,)))
+    # A content stream the bomb check passed over: it looked for the next "stream" keyword past
+    # the first "endstream" after a keyword that had none of its own (an object PDFium never
+    # reads, a string, a comment): 2.9 GB in PDFium.
+    bomb = _flate_bomb(32 << 20, b"(x) Tj ", head=b"BT /F1 10 Tf 72 700 Td ")
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+            b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>")
+    head = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page]
+    real = b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream"
+    for name, decoy, content in [
+        ("no-end", b"<< /Length 3 >>\nstream\nabc", real),
+        ("string", b"<< /A 1 >>", real.replace(b"<< /Length", b"<< /Foo (stream\n) /Length", 1)),
+        ("comment", b"<< /A 1 >>\n%stream\n", real.replace(b">>\nstream", b">> %c\nstream", 1)),
+    ]:
+        cases.append(Case(f"pdf-bomb-behind-a-keyword-{name}", ["parse", write(f"hidden-{name}.pdf", pdf_of(head + [decoy, content]))],
+                          expect=(2,)))
+    # "stream endstream" 240,000 times under one object: the text since the object's header was
+    # read again for each (17 s for 40,000)
+    many = pdf_of(head + [b"<< /A 1 >>\n" + b"stream\nendstream\n" * 240_000])
+    cases.append(Case("pdf-streams-under-one-header", ["parse", write("many-streams.pdf", many)], expect=(2,)))
     return cases
 
 
