@@ -12,6 +12,8 @@ from __future__ import annotations
 import struct
 import zlib
 
+import pytest
+
 from builders import pdf_of
 from limits import run_limited
 
@@ -295,3 +297,21 @@ def test_a_pdf_of_thousands_of_catalogs_is_checked_in_linear_time(tmp_path):
     path.write_bytes(bytes(data) + b"%%EOF\n")
     result = run_limited(["parse", str(path)], memory=GiB)
     assert result.ok_within_limits and result.returncode == 0 and result.cpu_seconds < 8, result
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_characters_without_text_at_a_page_end(tmp_path, where):
+    """pypdfium2 skips the characters PDFium gives no text for (code 0) at a page's ends by
+    recursion, a call each: 1,500 of them refused the file with a RecursionError's text."""
+    import crparse
+    from builders import make_pdf
+    from hostile_inputs import RULES as TEXT
+
+    lines = [(72, 740 - 14 * i, line) for i, line in enumerate(l for l in TEXT.splitlines() if l)]
+    at = 0 if where == "first" else -1
+    x, y, text = lines[at]
+    lines[at] = (x, y, "\x00" * 1500 + text if where == "first" else text + "\x00" * 1500)
+    path = tmp_path / "passive.pdf"
+    path.write_bytes(make_pdf([lines]))
+    doc = crparse.parse(path)
+    assert doc.rule("100.1") is not None and not [d for d in doc.diagnostics if d.severity == "error"]

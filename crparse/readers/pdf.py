@@ -163,7 +163,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
                     f"cannot read this PDF file: its text passes the {size(text_limit)} input limit at page "
                     f"{page_index + 1} ({chars:,} characters): raise it with CRPARSE_MAX_INPUT if the file is genuine"
                 )
-            text = textpage.get_text_range().translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
+            text = _page_text(textpage, count).translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
             page_lines: list[_Line] = []
             at = 0
             for match in [*_LINE_BREAK.finditer(text), None]:
@@ -190,6 +190,30 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
     finally:
         document.close()
     return source, lines
+
+
+def _page_text(textpage, count: int) -> str:
+    """The page's text, as pypdfium2's `get_text_range()` gives it, but for the characters
+    PDFium gives no text for (code 0, say) at either end: pypdfium2 skips those by recursion, one
+    call a character, and 1,000 of them ended the read with a RecursionError. Each is a space
+    here, so that the text's indices stay the characters' (pypdfium2 shifted them)."""
+    import codecs
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    first, last = 0, count - 1
+    while first <= last and pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, first) == -1:
+        first += 1
+    while last >= first and pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, last) == -1:
+        last -= 1
+    if first > last:
+        return " " * count
+    size = pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, last) + 2 - pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, first)
+    buffer = (ctypes.c_ushort * size)()
+    written = pdfium_c.FPDFText_GetText(textpage, first, last - first + 1, buffer)
+    text = codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", errors="ignore")
+    return " " * first + text + " " * (count - 1 - last)
 
 
 def _printed_lines(textpage, text: str, first: int, last: int, number: int, page: int) -> list[_Line]:
