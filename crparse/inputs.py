@@ -28,6 +28,7 @@ class Input(NamedTuple):
     path: str
     named: bool  # given by the user, rather than found in a directory
     skipped: str | None = None  # why it is not a document to read, when it is not
+    unread: bool = False  # skipped because it could not be read (an error, unlike a FIFO met in a walk)
 
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True) -> Iterator[Input]:
@@ -54,7 +55,7 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
     for root, dirs, names in os.walk(top, onerror=unlisted.append):
         while unlisted:
             err = unlisted.pop(0)
-            yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}")
+            yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}", True)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         here = Path(root)
         if editions and "index.rst" in names and not _inside_any(root, edition_roots):
@@ -67,7 +68,7 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
             try:
                 outside = path.is_symlink() and not _inside(os.path.realpath(path), real_top)
             except (OSError, ValueError) as err:  # a path past PATH_MAX: this file only, not the walk
-                yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}")
+                yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}", True)
                 continue
             if outside:
                 yield Input(str(path), False, f"a symbolic link leading outside {top}")
@@ -76,7 +77,7 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
             else:
                 yield Input(str(path), False, _special(path))
     for err in unlisted:
-        yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}")
+        yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}", True)
 
 
 def _is_dir(path: Path) -> bool:

@@ -226,7 +226,7 @@ def _parse(args) -> int:
             progress.update(n, path)
         if item.skipped:
             _report(progress, f"crparse: {path}: skipped: {item.skipped}")
-            if item.named:
+            if item.named or item.unread:  # a FIFO met in a walk is no document; a directory not read may hold some
                 status = max(status, exits.REFUSED)
             continue
         try:
