@@ -71,6 +71,19 @@ def test_objects_inv_lists_every_rule_and_term(rules_project):
     assert inv["cr:rule"]["101.2"].endswith("rules.html#101.2")
 
 
+def test_a_term_shaped_as_an_inventory_line_forges_no_entry(tmp_path):
+    """objects.inv is read back by the shortest name before "TYPE PRIORITY": the term "Mana cr:term
+    1 ../../elsewhere/pwn.html x" was read as a term "mana" pointing outside the site."""
+    text = release(releases()[0], 0).replace("Active Player\n", "Mana cr:term 1 ../../elsewhere/pwn.html x\n")
+    src = project(tmp_path / "src", 'extensions = ["crparse.sphinx"]\nproject = "Rules"\n', {
+        "rules.txt": text, "index.rst": "Notes\n=====\n\n.. toctree::\n\n   rules\n", "rules.rst": ".. cr:release:: rules.txt\n"})
+    done = sphinx(src, tmp_path / "html")
+    assert done.returncode == 0, done.stderr
+    terms = inventory(tmp_path / "html" / "objects.inv")["cr:term"]
+    assert "mana" not in terms and not any("elsewhere" in uri for uri in terms.values())
+    assert "ability" in terms
+
+
 def test_a_stale_citation_fails_a_warning_free_build_with_its_file_and_line(rules_project, tmp_path):
     src, _ = rules_project
     stale = project(tmp_path / "stale", (src / "conf.py").read_text(), {

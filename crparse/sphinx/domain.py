@@ -9,6 +9,7 @@ so `sphinx-build -W` fails on a stale citation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -24,6 +25,11 @@ from sphinx.util.nodes import make_refnode
 from crparse.sphinx.corpus import ChangesDirective, HistoryDirective
 from crparse.sphinx.directive import ReleaseDirective
 from crparse.sphinx.prepare import term_key
+
+# How Sphinx reads a line of objects.inv back (sphinx.util.inventory, version 2): the name is
+# the shortest text before "TYPE PRIORITY". A term holding that shape ("Mana cr:term 1 ../x.html
+# y") was read as another term's entry, pointing anywhere, and its own entry was lost.
+_INVENTORY_LINE = re.compile(r"(.+?)\s+(\S+)\s+(-?\d+)\s+?(\S*)\s+(.*)")
 
 logger = logging.getLogger(__name__)
 
@@ -116,4 +122,6 @@ class CRDomain(Domain):
         for number, (docname, anchor, _title) in self.rules.items():
             yield number, number, "rule", docname, anchor, 1
         for key, (docname, anchor, term) in self.terms.items():
-            yield key, term, "term", docname, anchor, 1
+            line = _INVENTORY_LINE.match(f"{key} cr:term 1 page.html -")
+            if line is not None and line[1] == key:  # else not listed: read back, it would be another entry
+                yield key, term, "term", docname, anchor, 1
