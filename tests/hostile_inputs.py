@@ -21,6 +21,8 @@ from pathlib import Path
 
 from builders import make_pdf, pdf_of
 
+from crparse.readers.limits import MAX_XML_NAMESPACE_URI
+
 SECRET = "CRPARSE-SECRET-7f3a"  # stands in a file outside an edition: it must never be printed
 
 HEAD = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
@@ -33,6 +35,7 @@ RULES = (
 GLOSSARY = "Glossary\n\nAbandon\nTo turn a face-up ongoing scheme card face down. See rule 100.2.\n\n"
 CREDITS = "Credits\n\nMagic: The Gathering Original Game Design: Richard Garfield\n"
 CR = HEAD + RULES + GLOSSARY + CREDITS
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 @dataclass
@@ -298,6 +301,20 @@ def build(root: Path) -> list[Case]:
     # read again for each (17 s for 40,000)
     many = pdf_of(head + [b"<< /A 1 >>\n" + b"stream\nendstream\n" * 240_000])
     cases.append(Case("pdf-streams-under-one-header", ["parse", write("many-streams.pdf", many)], expect=(2,)))
+
+    # -- an eighth sweep: a DOCX's namespaces, declared once, cost at every element --------------------
+    def docx_of(body: str, declarations: str) -> bytes:
+        paragraphs = "".join(f"<w:p><w:r><w:t>{line}</w:t></w:r></w:p>" for line in CR.splitlines())
+        return _zip({"word/document.xml": (f'<?xml version="1.0"?><w:document xmlns:w="{W}"><w:body {declarations}>'
+                                           f"{paragraphs}{body}</w:body></w:document>").encode()})
+
+    cases.append(Case("docx-long-namespace-uri", ["parse", write("long-ns.docx", docx_of("<n:e/>" * 200_000, 'xmlns:n="urn:'
+                                                                                         + "u" * 100_000 + '"'))], expect=(2,)))
+    cases.append(Case("docx-namespace-uri-at-the-limit", ["parse", write("ns-at-limit.docx", docx_of(
+        "<n:e/>" * 1_990_000, 'xmlns:n="urn:' + "u" * (MAX_XML_NAMESPACE_URI - 4) + '"'))], expect=(0,)))
+    spread = " ".join(f'a{i}:x=""' for i in range(16_000))
+    cases.append(Case("docx-attributes-in-many-namespaces", ["parse", write("ns-attributes.docx", docx_of(
+        f"<w:p {spread}/>" * 20, " ".join(f'xmlns:a{i}="u{i}"' for i in range(16_000))))], expect=(0,)))
     return cases
 
 

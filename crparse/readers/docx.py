@@ -3,7 +3,7 @@
 Word keeps page headers, footers and page numbers out of the body, so the body's paragraphs
 are the CR's paragraphs, one per line as in the official text files. Tables (none so far in
 an official release) are read cell by cell, row by row, each cell once (a merged cell is not
-repeated for each grid column or row it spans).
+repeated for each grid column or row it spans), and so are tables in cells.
 
 A DOCX is a ZIP archive, and a small one can inflate to gigabytes (a zip bomb), of blanks or
 of markup: every member is first inflated in bounded chunks, counting what comes out (a
@@ -12,21 +12,38 @@ crparse/readers/limits.py. word/document.xml is then read as it inflates (lxml's
 each element dropped as soon as it has been read, so that memory holds the text, never the
 XML tree; the text is held to the input size limit.
 
-A paragraph's text is python-docx's `Paragraph.text`, which this reader used to call (and
-which builds the whole tree, and takes 30 microseconds a paragraph): the runs directly in
-the paragraph or in a hyperlink in it, their w:t text, w:tab and w:ptab as a tab, w:cr and a
-text-wrapping w:br as a line break, w:noBreakHyphen as "-".
+Reading costs the same for each element whatever the file declares: an element is dropped only
+once no Python object stands for it, so that libxml2 frees it (lxml would otherwise copy into it
+every namespace it uses, each URI whole and each looked up among those copied: time was elements
+x URI length, and an element's attributes in k namespaces cost k squared); and a namespace URI
+longer than MAX_XML_NAMESPACE_URI is refused (the name of every element in it, which lxml builds
+for each `.tag`, holds it whole: 200,000 elements in a 100,000-character namespace took 52 s).
+
+The text is what Word shows with tracked changes accepted. A paragraph's text is that of its
+runs, at any depth of the wrappers that hold runs in a paragraph (a hyperlink, a tracked
+insertion or move to, a smart tag, a simple field, a content control, custom XML, a direction
+or bidi override); the runs of a tracked deletion or move from are not read, nor deleted text
+and field codes (w:delText, w:instrText: a field shows its result, which is in runs of its
+own). A run's text is its w:t, w:tab and w:ptab as a tab, w:cr and a text-wrapping w:br as a
+line break, w:noBreakHyphen as "-" (python-docx's `Run.text`, which this reader used to call).
+Paragraphs are read in the body, in content controls and custom XML around paragraphs, tables
+and cells, and in table cells; a paragraph whose mark is a tracked deletion runs on into the
+next one, and a row that is a tracked deletion is not read. What holds text and is not read
+(text boxes, footnotes and endnotes, comments, equations, symbols, imported parts, runs in a
+wrapper Word does not put there) is counted in a `docx-not-read` warning, never dropped silently.
 """
 
 from __future__ import annotations
 
 import zipfile
+from collections import Counter
 from io import BytesIO
 
 from crparse.errors import RefusedInput
 from crparse.limits import max_input
+from crparse.nodes import Diagnostic
 from crparse.readers.base import Extract
-from crparse.readers.limits import CHUNK, Budget, max_inflated, max_xml_elements, size
+from crparse.readers.limits import CHUNK, MAX_XML_NAMESPACE_URI, Budget, max_inflated, max_xml_elements, size
 
 _MAIN = "word/document.xml"
 # Word writes deflate, and stored members; zipfile inflates bzip2 and LZMA members without an
@@ -35,11 +52,29 @@ _METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 _MAX_MEMBERS = 10_000  # an official release has 30; each member costs an open and a read
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_DOCUMENT, _BODY, _P, _R, _HYPERLINK, _T, _BR = (_W + t for t in ("document", "body", "p", "r", "hyperlink", "t", "br"))
-_TBL, _TR, _TC = (_W + t for t in ("tbl", "tr", "tc"))
+_DOCUMENT, _BODY, _P, _R, _T, _BR = (_W + t for t in ("document", "body", "p", "r", "t", "br"))
+_TR, _PPR, _RPR, _TRPR = (_W + t for t in ("tr", "pPr", "rPr", "trPr"))
 _BR_TYPE = _W + "type"
 # The run children that stand for a character, as python-docx's run text reads them.
 _RUN_CHARS = {_W + "tab": "\t", _W + "ptab": "\t", _W + "cr": "\n", _W + "noBreakHyphen": "-"}
+# What holds runs in a paragraph and shows them; the runs of a deletion are gone once it is accepted.
+_INLINE = frozenset(_W + t for t in ("hyperlink", "ins", "moveTo", "smartTag", "fldSimple", "sdt", "sdtContent",
+                                     "customXml", "dir", "bdo"))
+_GONE = frozenset(_W + t for t in ("del", "moveFrom"))
+# What holds paragraphs between the body and them.
+_BLOCK = frozenset(_W + t for t in ("sdt", "sdtContent", "customXml", "tbl", "tr", "tc"))
+_M_T = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
+# Elements that stand for text kept elsewhere, or that no run text covers: counted, not read.
+_ELSEWHERE = {
+    _W + "footnoteReference": "footnote", _W + "endnoteReference": "endnote", _W + "commentReference": "comment",
+    _W + "altChunk": "imported part (w:altChunk)", _W + "sym": "symbol character (w:sym)",
+}
+# What an element is to the loop below, looked up once for each element.
+_TEXT, _PARAGRAPH, _WRAPPER, _DELETION, _MATH, _NOTE, _THE_BODY = range(7)
+_ROLES = {_T: _TEXT, _BR: _TEXT, **dict.fromkeys(_RUN_CHARS, _TEXT), _P: _PARAGRAPH,
+          **dict.fromkeys(_INLINE | _BLOCK, _WRAPPER), **dict.fromkeys(_GONE, _DELETION), _M_T: _MATH,
+          **dict.fromkeys(_ELSEWHERE, _NOTE), _BODY: _THE_BODY}
+_DELETED, _READ = object(), object()  # where a run's text or a paragraph goes, besides a paragraph or a place not read
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
@@ -49,9 +84,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         raise RefusedInput(f"cannot read this DOCX file: a broken ZIP archive ({_says(err)})") from None
     with archive:
         _check_members(archive)
-        texts = _body_texts(archive)
+        texts, diagnostics = _body_texts(archive)
     lines = "\n".join(texts).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return Extract(format="docx", lines=lines, encoding="utf-8", line_endings="none")
+    return Extract(format="docx", lines=lines, encoding="utf-8", line_endings="none", diagnostics=diagnostics)
 
 
 def _check_members(archive: zipfile.ZipFile) -> None:
@@ -78,9 +113,9 @@ def _check_members(archive: zipfile.ZipFile) -> None:
             raise RefusedInput(f"cannot read this DOCX file: {name}: {_says(err)}") from None
 
 
-def _body_texts(archive: zipfile.ZipFile) -> list[str]:
-    """The text of each paragraph of the body, and of each paragraph directly in a cell of a
-    table of the body, in document order (python-docx's `iter_inner_content`)."""
+def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
+    """The text of each paragraph the body shows, in document order, and the diagnostics that
+    say what holds text and was not read."""
     from lxml import etree
 
     if _MAIN not in archive.NameToInfo:
@@ -91,17 +126,36 @@ def _body_texts(archive: zipfile.ZipFile) -> list[str]:
     text_limit, text_size = max_input(), 0
     texts: list[str] = []
     pending: dict = {}  # an open w:p -> the pieces of its text so far
+    # Where the runs in an open wrapper go (a w:p, _DELETED, or the name of a place not read),
+    # and where the paragraphs in an open block go (_READ, _DELETED, or a place): each wrapper
+    # is looked up once, however deep the nesting and however many runs it holds.
+    inline: dict = {}
+    block: dict = {}
+    joined: set = set()  # open paragraphs whose mark is a tracked deletion
+    carry = ""  # the text of such paragraphs, which the next one read starts with
+    unread: Counter = Counter()  # characters not read, by where they are
+    elsewhere: Counter = Counter()  # notes, comments, ... by kind
     body = False
+    count = 0
+    holder = where = owner = paragraph = None
     events = None
     try:
         with archive.open(_MAIN) as member:
             # No entity expansion (a billion laughs), no DTD, nothing from the network; comments
             # and processing instructions are not kept (they would pile up in the tree).
             events = etree.iterparse(
-                member, events=("end",), resolve_entities=False, load_dtd=False, no_network=True,
+                member, events=("end", "start-ns"), resolve_entities=False, load_dtd=False, no_network=True,
                 huge_tree=False, remove_comments=True, remove_pis=True,
             )
-            for count, (_, element) in enumerate(events, 1):
+            for event, element in events:
+                if event == "start-ns":
+                    if len(element[1]) > MAX_XML_NAMESPACE_URI:
+                        raise RefusedInput(
+                            f"cannot read this DOCX file: {_MAIN} declares a namespace URI of {len(element[1]):,} "
+                            f"characters, past the limit of {MAX_XML_NAMESPACE_URI:,} (Word's are under 100)"
+                        )
+                    continue
+                count += 1
                 if count > limit:
                     raise RefusedInput(
                         f"cannot read this DOCX file: {_MAIN} has more than {limit:,} XML elements, the limit "
@@ -111,28 +165,76 @@ def _body_texts(archive: zipfile.ZipFile) -> list[str]:
                 if parent is None:  # the root, last
                     break
                 tag = element.tag
-                if tag == _P:
-                    pieces = pending.pop(element, None)
-                    if _in_body(parent) or (parent.tag == _TC and _in_body_table(parent)):
-                        texts.append("".join(pieces) if pieces else "")
-                elif tag == _T or tag == _BR or tag in _RUN_CHARS:
-                    if parent.tag == _R:
+                role = _ROLES.get(tag)
+                if role == _TEXT:
+                    piece = _run_char(element, tag)
+                    if tag == _T and len(element):
+                        # An entity reference (of the file's own DTD: never expanded, a billion
+                        # laughs) or markup inside w:t: what follows it is text still.
+                        piece += "".join(child.tail or "" for child in element)
+                        elsewhere[_IN_TEXT] += len(element)
+                    if parent.tag != _R:
+                        where = _place(parent.tag) + " (outside a run)"  # Word shows none
+                    else:
                         holder = parent.getparent()
-                        if holder is not None and holder.tag == _HYPERLINK:
-                            holder = holder.getparent()
-                        if holder is not None and holder.tag == _P:
-                            piece = _run_char(element, tag)
-                            pending.setdefault(holder, []).append(piece)
-                            text_size += len(piece)
-                            if text_size > text_limit:
-                                raise RefusedInput(
-                                    f"cannot read this DOCX file: its text passes the {size(text_limit)} input limit: "
-                                    "raise it with CRPARSE_MAX_INPUT if the file is genuine"
-                                )
-                elif tag == _BODY and _in_body(element):
-                    body = True
-                # Read: dropped, with everything in it, so that the tree never grows.
-                parent.remove(element)
+                        where = holder if holder.tag == _P else _where(holder, inline, True)
+                    if where is _DELETED or not piece:
+                        pass
+                    elif type(where) is str:
+                        unread[where] += len(piece)
+                    else:
+                        pending.setdefault(where, []).append(piece)
+                        text_size += len(piece)
+                        if text_size > text_limit:
+                            raise RefusedInput(
+                                f"cannot read this DOCX file: its text passes the {size(text_limit)} input limit: "
+                                "raise it with CRPARSE_MAX_INPUT if the file is genuine"
+                            )
+                elif role == _PARAGRAPH:
+                    pieces = pending.pop(element, None)
+                    text = "".join(pieces) if pieces else ""
+                    where = _where(parent, block, False)
+                    if where is _READ:
+                        if joined and element in joined:
+                            joined.discard(element)
+                            carry += text
+                        else:
+                            texts.append(carry + text if carry else text)
+                            carry = ""
+                    elif type(where) is str and text:
+                        unread[where] += len(text)
+                    joined.discard(element)
+                elif role == _WRAPPER:
+                    inline.pop(element, None)
+                    block.pop(element, None)
+                elif role == _DELETION:
+                    # In a paragraph mark's properties, the mark is deleted; in a row's, the row.
+                    ptag = parent.tag
+                    if ptag == _RPR or ptag == _TRPR:
+                        owner = parent.getparent()
+                        if ptag == _TRPR and owner.tag == _TR:
+                            block[owner] = _DELETED
+                        elif ptag == _RPR and owner.tag == _PPR:
+                            paragraph = owner.getparent()
+                            if paragraph is not None and paragraph.tag == _P:
+                                joined.add(paragraph)
+                elif role == _MATH:
+                    if element.text:
+                        unread[_PLACES[_M_T]] += len(element.text)
+                elif role == _NOTE:
+                    elsewhere[_ELSEWHERE[tag]] += 1
+                elif role == _THE_BODY:
+                    block.pop(element, None)
+                    if _is_body(element):
+                        body = True
+                # Read: the elements before it in its parent are dropped, with everything in them, so
+                # that the tree never grows; it is dropped in turn by the next one, or with its parent.
+                # Never itself, now: lxml copies the namespaces an element uses into it when it unlinks
+                # one that a Python object stands for (see the docstring above), which is also why no
+                # name below still holds an element that has been read.
+                while parent[0] is not element:
+                    del parent[0]
+                holder = where = owner = paragraph = None
     except RefusedInput:
         raise
     except etree.XMLSyntaxError:
@@ -145,21 +247,85 @@ def _body_texts(archive: zipfile.ZipFile) -> list[str]:
         raise RefusedInput(f"cannot read this DOCX file: {_MAIN}: {_says(err)}") from None
     if not body:
         raise RefusedInput(f"cannot read this DOCX file: {_MAIN} has no document body (w:document/w:body)")
-    return texts
+    if carry:
+        texts.append(carry)
+    return texts, _not_read(unread, elsewhere)
 
 
-def _in_body(element) -> bool:
+def _where(x, memo: dict, runs: bool):
+    """Where what `x` holds goes: for runs (`runs`), the w:p they are part of, or _DELETED; for
+    paragraphs, _READ when `x` is the body or in it; or else the name of the place, not read.
+    The wrappers walked through are remembered in `memo` until they end, so that each is walked
+    once."""
+    chain = []
+    found = memo.get(x)
+    while found is None:
+        if x is None:
+            found = "no paragraph" if runs else "no body"
+            break
+        tag = x.tag
+        if runs and tag == _P:
+            found = x
+        elif runs and tag in _GONE:
+            found = _DELETED
+        elif tag in (_INLINE if runs else _BLOCK):
+            chain.append(x)
+            x = x.getparent()
+            found = memo.get(x)
+            continue
+        elif not runs and tag == _BODY and _is_body(x):
+            found = _READ
+            chain.append(x)  # the body, remembered until it ends
+        else:
+            found = _place(tag)
+        break
+    for wrapper in chain:
+        memo[wrapper] = found
+    return found
+
+
+def _is_body(element) -> bool:
     """Whether `element` is the body: w:body directly under the root w:document."""
-    if element is None or element.tag != _BODY:
-        return False
     root = element.getparent()
-    return root is not None and root.tag == _DOCUMENT and root.getparent() is None
+    return element.tag == _BODY and root is not None and root.tag == _DOCUMENT and root.getparent() is None
 
 
-def _in_body_table(cell) -> bool:
-    row = cell.getparent()
-    table = row.getparent() if row is not None and row.tag == _TR else None
-    return table is not None and table.tag == _TBL and _in_body(table.getparent())
+_PLACES = {_W + "txbxContent": "text boxes (w:txbxContent)", _M_T: "equations (m:oMath)",
+           _BODY: "w:body (outside a paragraph)"}
+
+
+def _place(tag: str) -> str:
+    """A place text is not read from, as messages name it: w:rt, or a name in another namespace."""
+    if tag in _PLACES:
+        return _PLACES[tag]
+    namespace, _, local = tag.rpartition("}")
+    name = _printable(local[:40])
+    return f"w:{name}" if namespace + "}" == _W else f"{name} (namespace {_printable(namespace[1:41])})"
+
+
+_IN_TEXT = "entity reference or element in w:t"
+_KINDS = {_IN_TEXT: "entity references or elements in w:t",
+          "footnote": "footnotes", "endnote": "endnotes", "comment": "comments",
+          "imported part (w:altChunk)": "imported parts (w:altChunk)",
+          "symbol character (w:sym)": "symbol characters (w:sym)"}
+
+
+def _not_read(unread: Counter, elsewhere: Counter) -> list[Diagnostic]:
+    """One warning for the text not read, by place (the five that hold most of it), one for
+    the notes, comments and such that hold text kept elsewhere."""
+    found = []
+    if unread:
+        places = unread.most_common()
+        said = ", ".join(f"{n:,} in {place}" for place, n in places[:5])
+        more = f", {sum(n for _, n in places[5:]):,} in {len(places) - 5:,} other places" if len(places) > 5 else ""
+        found.append(Diagnostic(None, "warning", "docx-not-read",
+                                f"{sum(unread.values()):,} characters of text not read, not being in the body's "
+                                f"paragraphs: {said}{more}"))
+    if elsewhere:
+        said = ", ".join(f"{n:,} {kind if n == 1 else _KINDS[kind]}" for kind, n in elsewhere.most_common())
+        found.append(Diagnostic(None, "warning", "docx-not-read", "not read, the text these stand for "
+                                f"(kept in another part of the file, or a DTD): {said}"))
+    return found
 
 
 def _run_char(element, tag: str) -> str:

@@ -31,6 +31,10 @@ passes a limit, before the library sees it:
   document.xml. Markup compresses as well as blanks do (60 KB of deflate make 2.8 million
   empty paragraphs), and reading XML costs time per element: the official releases have
   104,000 at most.
+- `MAX_XML_NAMESPACE_URI`, 1,000 characters: a namespace URI declared in a DOCX's document.xml.
+  lxml builds an element's name, `{URI}local`, each time it is asked for it, so an element costs
+  time in proportion to its namespace's URI, declared once for all (200,000 elements in a
+  namespace of 100,000 characters, a 23 KB file, took 52 s). Word's are under 100 characters.
 
 The text a DOCX gives is held to the input size limit (crparse.limits), as the same text in a
 text file would be. Set an environment variable (bytes, or with a K/M/G suffix: "1G"; a count
@@ -50,6 +54,7 @@ from crparse.limits import max_input, setting
 MAX_INFLATED = 256 * 2**20
 MAX_PDF_STREAM = 4 * 2**20
 MAX_XML_ELEMENTS = 2_000_000
+MAX_XML_NAMESPACE_URI = 1_000
 PDF_CONTENT_FACTOR = 16  # the content limit of a PDF, in times the input limit
 PDF_OBJECT_COST = 32  # what a page object counts in it, in bytes of content
 PDF_CHAR_COST = 16  # what a character shown counts
