@@ -4,8 +4,10 @@ time on an output (a store, a site), by a lock on a file beside it.
 Two things make this the only way crparse writes a file it owns (a cache entry, an emitted test
 file): a run killed while writing leaves the old file or none, never half of one; and a symbolic
 or hard link standing at the name is replaced, never followed to overwrite the file it points to.
-The new file is created exclusively (O_EXCL, O_NOFOLLOW) under a random name, so a link planted at
-that name is not written through either.
+The new file is created exclusively (O_EXCL, O_NOFOLLOW) under a random name of fixed length
+(`.crparse-<hex>.tmp`: a name as long as the system allows still has room for it), so a link
+planted at that name is not written through either. Nothing is synced to disk: the promise is
+for a process killed, not for power lost.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ from pathlib import Path
 from crparse.errors import CrparseError
 
 _POLL = 0.1
+TEMPORARY_PREFIX = ".crparse-"  # and 12 hex digits, ".tmp": what a killed run may leave (see is_temporary)
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file name is one `replace` writes before renaming it."""
+    return (len(name) == len(TEMPORARY_PREFIX) + 16 and name.startswith(TEMPORARY_PREFIX) and name.endswith(".tmp")
+            and all(c in "0123456789abcdef" for c in name[len(TEMPORARY_PREFIX):-4]))
 
 
 def replace(path: Path, data: bytes | str) -> None:
@@ -29,7 +38,7 @@ def replace(path: Path, data: bytes | str) -> None:
         data = data.encode("utf-8")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(8):
-        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        temporary = path.with_name(f"{TEMPORARY_PREFIX}{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(temporary, flags, 0o666)  # the umask applies, as to any file written
         except FileExistsError:

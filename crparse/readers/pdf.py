@@ -548,7 +548,11 @@ def _dictionary_stream(raw: bytes, start: int, end: int) -> int:
 
 
 def _after_dictionary(raw: bytes, at: int, floor: int) -> bool:
-    """Whether only white space and comments lie between a ">>" and `at` (not before `floor`)."""
+    """Whether only white space and comments may lie between a ">>" and `at` (not before
+    `floor`). Where a comment starts is not known without reading strings ("(a%b)" holds no
+    comment), so an earlier line counts if a ">>" on it has a "%" after it, and a line that
+    starts with "%" is passed over: a keyword taken wrongly costs one more stream checked, one
+    missed let a bomb through."""
     while True:
         j = at
         while j > floor and raw[j - 1] in b" \t\r\n\f\x00":
@@ -557,11 +561,19 @@ def _after_dictionary(raw: bytes, at: int, floor: int) -> bool:
             return True
         if raw.find(b"\n", j, at) < 0 and raw.find(b"\r", j, at) < 0:
             return False
-        # the end of an earlier line: a comment there ("% ...") is white space to PDFium
-        line = max(raw.rfind(b"\n", floor, j), raw.rfind(b"\r", floor, j)) + 1
-        at = raw.find(b"%", max(line, floor), j)
-        if at < 0:
+        # j ends an earlier line, which may end in a comment; each search stays in that line
+        # (a search back to `floor` on every line was quadratic in comment lines)
+        newline = raw.rfind(b"\n", floor, j)
+        line = max(newline, raw.rfind(b"\r", max(newline, floor), j)) + 1
+        close = raw.find(b">>", line, j)
+        if close >= 0 and raw.find(b"%", close + 2, j) >= 0:
+            return True
+        start = line
+        while start < j and raw[start] in b" \t\f\x00":
+            start += 1
+        if start == j or raw[start] != 0x25:  # "%": a line that is all comment
             return False
+        at = start
 
 
 class _Objects:

@@ -41,7 +41,7 @@ from crparse.diff.report import Diff
 from crparse.errors import CrparseError
 from crparse.outputs import exclusive, replace
 from crparse.site.release import (STAMP, Built, SiteError, build_release, built, config, fingerprint, read_stamp,
-                                  sphinx_build)
+                                  sphinx_build, tools)
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
 
@@ -83,6 +83,7 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
     work = out / WORK
     with exclusive(work / "lock", subject=str(out), wait=WAIT, waiting=waiting,
                    busy="another crparse docs is building this site; run again when it ends"):
+        _remove_temporaries(out)
         releases, skipped = _releases(paths, work, progress, force)
         if not releases:
             raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
@@ -275,9 +276,13 @@ def _write_switcher(releases: list[Release], out: Path, lineages, dated: list[Re
 
 
 def _group(key: str) -> str:
+    """The history page of a node key: its section, its part, the glossary (a name reST and a
+    file name can carry as they are, whatever the key: "other" for a key of no such shape)."""
     if key.startswith("glossary:"):
         return "glossary"
     head = key.split(".", 1)[0]
+    if not head.isascii() or not head.isdigit():
+        return "other"
     return f"part-{head}" if len(head) == 1 and "." not in key else head
 
 
@@ -319,8 +324,8 @@ def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict]
     history_names = sorted(by_group, key=lambda g: (g == "glossary", _sort_key(g.removeprefix("part-"))))
     wanted["index.rst"] = _root_index(releases, change_names, history_names)
     settings = config("Comprehensive Rules: all releases")
-    digest = hashlib.sha256(json.dumps([crparse.__version__, settings, sorted(wanted.items())]).encode("utf-8"))
-    stamp = {"crparse": crparse.__version__, "pages": digest.hexdigest()}
+    digest = hashlib.sha256(json.dumps([settings, sorted(wanted.items())]).encode("utf-8"))
+    stamp = {"crparse": crparse.__version__, "tools": tools(), "pages": digest.hexdigest()}
     if not force and read_stamp(out / ROOT_STAMP) == stamp and built(out):
         return
     # OUT's pages are no longer a release's, and a build killed from here on leaves no stamp
@@ -387,6 +392,17 @@ def _no_links_in(out: Path) -> None:
                             "write through it; remove it", path=path)
 
 
+def _remove_temporaries(out: Path) -> None:
+    """The files a run killed while writing left behind (crparse.outputs.replace's, renamed into
+    place by a run that ends): no other run is writing, under the lock."""
+    from crparse.outputs import is_temporary
+
+    for root, _, files in os.walk(out):
+        for name in files:
+            if is_temporary(name):
+                Path(root, name).unlink(missing_ok=True)
+
+
 def _write_if_changed(path: Path, text: str) -> None:
     """Sphinx rereads a source whose mtime changed: leave unchanged files untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -396,16 +412,20 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 # What a cached summary may hold is what a parse gives: a date is an ISO date, a page a page name
-# (part-1, 702, glossary). An edited cache's "date" went into the root page's reST, its "page"
-# into lineage.js as a link (`javascript:`).
-_Date = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
-_Page = Annotated[str, msgspec.Meta(pattern=r"^[0-9A-Za-z][0-9A-Za-z._-]*$")]
+# (part-1, 702, glossary), a node key a number or a glossary term on one line. An edited cache's
+# "date" went into the root page's reST, its "page" into lineage.js as a link (`javascript:`), a
+# key with a line break into the root page's reST as a history page's name. (\Z, not $: "$"
+# matches before a last line break.)
+_KEY = r"\A(?:[0-9]+(?:\.[0-9]+[a-z]*)?|glossary:[^\r\n]+)\Z"
+_Date = Annotated[str, msgspec.Meta(pattern=r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")]
+_Page = Annotated[str, msgspec.Meta(pattern=r"\A[0-9A-Za-z][0-9A-Za-z._-]*\Z")]
+_Key = Annotated[str, msgspec.Meta(pattern=_KEY)]
 
 
 class _Summary(msgspec.Struct):
     date: _Date | None
-    keys: list[str]
-    pages: dict[str, _Page]
+    keys: list[_Key]
+    pages: dict[_Key, _Page]
 
 
 class _SummaryCache(msgspec.Struct):
@@ -430,9 +450,13 @@ def _load(path: Path) -> dict:
 
 def _load_diff(path: Path) -> dict | None:
     try:
-        return msgspec.to_builtins(msgspec.json.decode(path.read_bytes(), type=_CachedDiff))
+        data = msgspec.to_builtins(msgspec.json.decode(path.read_bytes(), type=_CachedDiff))
     except (OSError, msgspec.MsgspecError):
         return None
+    keys = re.compile(_KEY)  # a pair's keys become lineages' keys, as a summary's do
+    if not all(key is None or keys.match(key) for p in data["diff"]["pairs"] for key in (p["old"], p["new"])):
+        return None
+    return data
 
 
 def _save(path: Path, releases: dict) -> None:

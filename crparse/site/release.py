@@ -16,6 +16,7 @@ changed release), so an incremental build rebuilt them all anyway.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import itertools
@@ -121,7 +122,7 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     """Build the HTML site of one release into `out` (Sphinx's sources and environment in `work`);
     `sha`: its fingerprint, when the caller has it already."""
     sha = sha or fingerprint(release)
-    stamp = {"crparse": crparse.__version__, "release": sha, "js": list(extra_js)}
+    stamp = {"crparse": crparse.__version__, "tools": tools(), "release": sha, "js": list(extra_js)}
     stamp_file = out / STAMP
     if not force and read_stamp(stamp_file) == stamp and built(out):
         return Built(key, out, len(list(out.glob("*.html"))), True, [])
@@ -134,6 +135,20 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, what=str(release))
     replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
+
+
+@functools.cache
+def tools() -> dict[str, str]:
+    """The versions of what writes the pages besides crparse: a new Sphinx or theme changes them."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("sphinx", "docutils", "alabaster"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "none"
+    return found
 
 
 def built(out: Path) -> bool:
