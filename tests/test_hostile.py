@@ -31,7 +31,8 @@ NAMES = [
     "rst-code-ending-the-file", "markdown-long-character-reference", "path-past-path-max", "examples-of-many-long-sentences",
     "rtf-field-then-words", "html-idna-alias-charset", "nfc-marks-by-decomposition", "rst-substitution-copies",
     "rst-line-past-docutils-limit", "rtf-font-entries-without-semicolons", "rtf-upper-case-field-start",
-    "rst-substitution-markup-chain",
+    "rst-substitution-markup-chain", "markdown-deep-list-line", "markdown-deep-list-lines",
+    "html-unclosed-then-paragraphs",
 ]
 
 
