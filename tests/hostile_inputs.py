@@ -315,6 +315,18 @@ def build(root: Path) -> list[Case]:
     spread = " ".join(f'a{i}:x=""' for i in range(16_000))
     cases.append(Case("docx-attributes-in-many-namespaces", ["parse", write("ns-attributes.docx", docx_of(
         f"<w:p {spread}/>" * 20, " ".join(f'xmlns:a{i}="u{i}"' for i in range(16_000))))], expect=(0,)))
+
+    # -- an eighth sweep ----------------------------------------------------------------------------
+    # one line nested past markdown-it's maxNesting lost the rest of the file; many such lines, once
+    # read, took 17 s; deep unclosed HTML elements made bs4 quadratic in depth x strings (35 s)
+    md_rules = "# Rules\n\n" + RULES + "\n\n"
+    deep_line = md_rules.replace("100.1a", "- " * 25 + "x\n\n100.1a") + GLOSSARY + CREDITS
+    cases.append(Case("markdown-deep-list-line", ["parse", write("deep-line.md", deep_line)], expect=(0,)))
+    deep_lines = md_rules + "\n\n".join(["- " * 25 + "x"] * 49_000)
+    cases.append(Case("markdown-deep-list-lines", ["parse", write("deep-lines.md", deep_lines)], expect=(2,)))
+    rules_p = "".join(f"<p>{100 + i // 900}.{i % 900 + 1}. Rule text.</p>\n" for i in range(5_000))
+    unclosed = "<html><body>" + "<b>" * 100_000 + rules_p
+    cases.append(Case("html-unclosed-then-paragraphs", ["parse", write("unclosed-b.html", unclosed)], expect=(0,)))
     return cases
 
 

@@ -33,7 +33,8 @@ NAMES = [
     "rst-line-past-docutils-limit", "rtf-font-entries-without-semicolons", "rtf-upper-case-field-start",
     "rst-substitution-markup-chain", "pdf-bomb-behind-a-keyword-no-end", "pdf-bomb-behind-a-keyword-string",
     "pdf-bomb-behind-a-keyword-comment", "pdf-streams-under-one-header", "docx-long-namespace-uri",
-    "docx-namespace-uri-at-the-limit", "docx-attributes-in-many-namespaces",
+    "docx-namespace-uri-at-the-limit", "docx-attributes-in-many-namespaces", "markdown-deep-list-line",
+    "markdown-deep-list-lines", "html-unclosed-then-paragraphs",
 ]
 
 

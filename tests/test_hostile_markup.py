@@ -177,7 +177,7 @@ def test_a_refusal_always_gives_a_reason(tmp_path, monkeypatch):
         def fail(*args, error=error, **kwargs):
             raise error
 
-        monkeypatch.setattr(bs4, "BeautifulSoup", fail)
+        monkeypatch.setattr(bs4.BeautifulSoup, "__init__", fail)  # the reader builds with a subclass
         with pytest.raises(crparse.RefusedInput) as refusal:
             crparse.parse(path)
         assert refusal.value.message == f"cannot read this HTML file: {reason}"
@@ -406,3 +406,124 @@ def test_a_page_or_markdown_file_in_utf16_is_read_as_such(tmp_path, codec, kind)
     assert doc.source.format == ("html" if kind == "html" else "markdown")
     assert {"100.1", "100.2"} <= {r.number for r in doc.rules}
     assert crparse.parse(path, format=doc.source.format).rules == doc.rules
+
+
+# -- 5. Markdown nested past markdown-it's maxNesting -------------------------------------------
+# A sweep: one 51-byte line of 25 nested list markers in the middle of a release lost everything
+# after it (markdown-it skips the rest of a container nested past maxNesting, and a list item's
+# rest is the document): 73 rules kept 2, with a warning that the document ended before its
+# glossary; early in a file, the file was refused as holding no rules.
+
+def _md_release(deep: str, after: int) -> tuple[str, int]:
+    """A small Markdown release with the line `deep` after rule 100.`after`, and that line's number."""
+    lines = ["# Magic: The Gathering Comprehensive Rules", "1. Game Concepts", "100. General"]
+    lines += [f"100.{i}. Rule text number {i}, see rule 100.1." for i in range(1, 30)]
+    lines += ["Glossary", "Abandon", "To turn a face-up ongoing scheme card face down. See rule 100.2.",
+              "Credits", "Magic: The Gathering Original Game Design: Richard Garfield"]
+    at = lines.index(f"100.{after}. Rule text number {after}, see rule 100.1.") + 1 if after else 1
+    lines.insert(at, deep)
+    return "\n\n".join(lines) + "\n", 2 * at + 1
+
+
+DEEP_MARKDOWN = {
+    "bullets": "- " * 25 + "deepword",
+    "ordered": "1. " * 25 + "deepword",
+    "mixed": "- > 1. " * 9 + "deepword",
+    "quotes": "> " * 25 + "deepword",  # markdown-it lost only this line's text
+    "indented": "\n".join("  " * i + f"- level{i}" for i in range(15)) + " deepword",
+}
+
+
+@pytest.mark.parametrize("after", [3, 0], ids=["middle", "top"])
+@pytest.mark.parametrize("shape", sorted(DEEP_MARKDOWN))
+def test_markdown_nested_past_the_limit_loses_nothing_after_it(shape, after):
+    text, line = _md_release(DEEP_MARKDOWN[shape], after)
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert [r.number for r in doc.rules if r.number.startswith("100.")] == [f"100.{i}" for i in range(1, 30)]
+    assert [g.term for g in doc.glossary] == ["Abandon"]
+    assert doc.credits, "the credits were lost"
+    assert not [d for d in doc.diagnostics if d.code == "truncated"]
+    nesting = [d for d in doc.diagnostics if d.code == "markdown-nesting"]
+    assert len(nesting) == 1 and nesting[0].severity == "warning", doc.diagnostics
+    assert "nested deeper than markdown-it's 20 levels" in nesting[0].message
+    # where the nesting passed the limit: the deep line, or the 10th of an indented list (its text)
+    assert nesting[0].line == line + (9 if shape == "indented" else 0), (nesting[0].line, line)
+    assert set(lost_words(doc, text)) <= {"1"}  # an outer list's number is markup (a heading number kept: the last)
+
+
+def test_markdown_nesting_diagnostic_counts_the_lines():
+    deep = "- " * 25 + "x"
+    text, line = _md_release("\n\n".join([deep] * 6), 3)
+    doc = crparse.parse(text.encode(), format="markdown")
+    nesting = [d for d in doc.diagnostics if d.code == "markdown-nesting"]
+    assert len(nesting) == 1 and nesting[0].line == line, nesting
+    assert "(and 5 more lines: " in nesting[0].message, nesting[0].message
+    assert len([r for r in doc.rules if r.number.startswith("100.")]) == 29
+
+
+def test_markdown_levels_of_nesting_are_counted_before_markdown_it_runs(tmp_path):
+    """Every level a line opens costs markdown-it a block's time or more: 49,000 lines of 25
+    nested list markers took 17 s and 700 MiB once read to the end (under the paragraph limit)."""
+    from crparse.readers.markdown import MAX_MARKDOWN_LEVELS
+
+    text = "# Rules\n\n" + RULES + "\n\n".join(["- " * 25 + "x"] * 49_000) + "\n"
+    message = _refusal(tmp_path, "deep-lines.md", text)
+    assert "980,000 levels of lists and block quotes" in message and f"{MAX_MARKDOWN_LEVELS:,}" in message, message
+    assert "MAX_MARKDOWN_LEVELS" in message and "--format text" in message
+    # at the limit, read in time: each deep line read as far as markdown-it nests, then as text
+    text = "# Rules\n\n" + RULES + "\n\n".join(["- " * 25 + "x"] * (MAX_MARKDOWN_LEVELS // 20)) + "\n"
+    result = run_limited(["parse", _write(tmp_path, "deep-at-limit.md", text)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0, (result.returncode, result.stderr[-500:])
+    assert b"markdown-nesting" in result.stdout
+
+
+def test_markdown_deep_inline_markup_keeps_its_text():
+    """Inline markup past maxNesting is read as text by markdown-it itself: nothing to do, but the
+    class is covered."""
+    line = "100.3. " + "*a " * 30 + "[" * 30 + "deepword" + "](#x)" * 30 + " b*" * 30
+    doc = crparse.parse(("# Rules\n\n" + RULES + line + "\n").encode(), format="markdown")
+    assert "deepword" in doc.rule("100.3").text
+
+
+# -- 6. HTML: deep unclosed elements and many strings --------------------------------------------
+# A sweep: bs4 walks from the element a string goes to up to the root, once for each string, so N
+# unclosed tags before P paragraphs took N x P (35,000 `<b>` and 2,740 rules: 16 s; 70,000: 35 s).
+
+DEEP_THEN_PARAGRAPHS = {
+    "unclosed-b": lambda n: "<b>" * n,
+    "unclosed-li": lambda n: "<ol><li>" * (n // 2),
+    "unclosed-table": lambda n: "<table><tr><td>" * (n // 3),
+    "unclosed-font-span": lambda n: "<font><span>" * (n // 2),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(DEEP_THEN_PARAGRAPHS))
+def test_html_deep_then_many_paragraphs_within_limits(tmp_path, shape):
+    page = _page(DEEP_THEN_PARAGRAPHS[shape](100_000) + "".join(f"<p>{line}</p>\n" for line in _rule_lines(5_000)))
+    result = run_limited(["parse", _write(tmp_path, f"{shape}.html", page)], seconds=15)
+    assert result.ok_within_limits, (result.returncode, result.seconds, result.stderr[-500:])
+    assert result.returncode == 0 and b"5000 rules" in result.stdout.replace(b",", b""), result.stdout[-500:]
+
+
+def test_html_tree_is_bs4s_own():
+    """The walk bs4 leaves out changes nothing: the same tree, linked the same way, as bs4's."""
+    from bs4 import BeautifulSoup
+
+    from crparse.readers.html import _soup_class
+
+    pages = [
+        _page("<b>" * 50 + "".join(f"<p>{line}</p>\ntext {i}<i>x</i> tail" for i, line in enumerate(_rule_lines(30)))),
+        _page("<div><p>a<b>b<i>c</b>d</p>e</div>f<pre>\n1\n2</pre><table><tr><td>x<td>y</table>z" * 5),
+        "plain text <p>then a paragraph</p> and text, <!-- a comment --> <br/> more",
+        _page("<ol><li>1<li>2<ol><li>2.1</ol>after</ol>" * 3 + "</b></i>stray ends"),
+    ]
+    for markup in pages:
+        ours, theirs = _soup_class()(markup, "html.parser"), BeautifulSoup(markup, "html.parser")
+        assert ours.decode() == theirs.decode()
+        chain = lambda soup: [(type(e).__name__, getattr(e, "name", None), str(e) if isinstance(e, str) else None)
+                              for e in soup.descendants]
+        forward = lambda soup: [(type(e).__name__, str(e)[:20]) for e in soup.next_elements]
+        backward = lambda soup: [(type(e).__name__, str(e)[:20]) for e in list(soup.descendants)[-1].previous_elements]
+        assert chain(ours) == chain(theirs) and forward(ours) == forward(theirs) and backward(ours) == backward(theirs)
+        siblings = lambda soup: [(str(e.next_sibling)[:20], str(e.previous_sibling)[:20]) for e in soup.descendants]
+        assert siblings(ours) == siblings(theirs)

@@ -9,7 +9,9 @@ Source lines are the lines of the extracted text (`crparse text` prints them).
 
 The tree is walked once, with an explicit stack: a saved page can nest 100,000 elements (the
 recursion limit is 1,000) or hold a `<br>` on every line, and any pass per element over its
-subtree (`find_all`, `get_text`, inserting markers) makes those quadratic.
+subtree (`find_all`, `get_text`, inserting markers) makes those quadratic. bs4 itself walks up
+the open elements for each string it adds, which tags left open (`<b>` x 35,000) made quadratic
+too: that walk, a no-op while the tree is built, is left out (`_soup_class`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import logging
 import re
 import warnings
 from contextlib import contextmanager
+from functools import cache
 from html.parser import HTMLParser, attrfind_tolerant, tagfind_tolerant
 
 from crparse.errors import RefusedInput
@@ -92,7 +95,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             f"HTML with {tags:,} tags, more than the {MAX_HTML_TAGS:,} a rules page has (MAX_HTML_TAGS): "
             "not read, to stay within time"
         )
-    from bs4 import BeautifulSoup, UnicodeDammit
+    from bs4 import UnicodeDammit
 
     # bs4 reports odd input (XML, a page that is only a file name, undecodable bytes) with
     # warnings and log records, which would reach stderr naming no file: they become
@@ -111,7 +114,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
-            soup = BeautifulSoup(markup, "html.parser")
+            soup = _soup_class()(markup, "html.parser")
         except RefusedInput:
             raise
         except Exception as err:  # bs4 rarely fails, but never with a traceback for the user
@@ -223,6 +226,40 @@ class _Attributes(HTMLParser):
                 )
             at = attribute.end()
         return super().check_for_whole_start_tag(i)
+
+
+@cache
+def _soup_class():
+    """BeautifulSoup, with its `_linkage_fixer` made linear for the html.parser builder.
+
+    bs4 runs `_linkage_fixer` on the element a string is added to, when that element already
+    holds something, and it walks from there up to the root looking for an ancestor with a next
+    sibling. While html.parser builds the tree, every string goes to the innermost open element,
+    and it and all its ancestors are open, each the last child of its parent: there is none, and
+    the walk changes nothing. But its length is the depth of open elements, once for each string,
+    so unclosed tags (`<b>` x 35,000, then 2,740 rules in `<p>`, 730 KB) took 16 s; 70,000 took 35 s.
+    Here the walk is left out for that element; elsewhere (no such call today) bs4's runs."""
+    from bs4 import BeautifulSoup, Tag
+
+    class Soup(BeautifulSoup):
+        def _linkage_fixer(self, el) -> None:
+            if el is not self.currentTag:
+                return super()._linkage_fixer(el)
+            # bs4's own steps (4.12 to 4.15), up to the walk
+            first, child = el.contents[0], el.contents[-1]
+            if child is first and el.parent is not None:
+                el.next_element = child
+                before = child.previous_element
+                if before is not None and before is not el:
+                    before.next_element = None
+                child.previous_element = el
+                child.previous_sibling = None
+            child.next_sibling = None
+            last = child._last_descendant(False) if isinstance(child, Tag) and child.contents else child
+            last.next_element = None
+            last.next_sibling = None
+
+    return Soup
 
 
 # A decimal reference's digits become an int (bs4 in text, html.unescape in an attribute), which Python

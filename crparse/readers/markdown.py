@@ -8,6 +8,11 @@ Raw HTML is markup too: its tags are taken out and its text kept, so that a rule
 `<p>` or a table cell is still a rule, and a comment or a `<div>` line is not rule text. A line
 left with no text (a tag, a comment) is then no line of the output: the pipeline keeps it as
 "markup" residue, like a thematic break.
+
+Lists and block quotes nested past markdown-it's `maxNesting` (20 token levels: 10 lists, 20
+quotes) are read as text from that level on, with a `markdown-nesting` warning naming the line:
+markdown-it itself drops everything from there to the end of the enclosing container, which for
+a list is the rest of the document (one `- - - ... x` line lost all the rules after it).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from html import unescape
 from crparse.decode import decode
 from crparse.errors import RefusedInput
 from crparse.limits import max_paragraphs, too_many_paragraphs
-from crparse.nodes import Link
+from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
 from crparse.readers.html import _BLOCKS, shorten_references
 from crparse.readers.links import link_to_rule
@@ -33,6 +38,22 @@ MAX_MARKDOWN_PARAGRAPH = 16 * 2**10
 # 1,105 of them; a Markdown copy with a link on every reference some 10,000.
 MAX_MARKDOWN_MARKUP = 100_000
 _MARKUP = tuple(bytes([c]) for c in b"[]*_`<>!&\\~")
+# markdown-it opens two token levels for each list a line starts (the list and its item, ~40 us)
+# and one for each block quote (~15 us), up to its maxNesting, 20 levels: past them the rest of the
+# line is a paragraph's text. 49,000 lines of `- - - ... x` took 17 s and 700 MiB; a budget for
+# the whole file, counted before it runs. A rules document nests two or three levels of lists.
+MAX_MARKDOWN_LEVELS = 100_000
+_MAX_NESTING = 20  # markdown-it's maxNesting in the commonmark preset
+_CONTAINERS = re.compile(rb"(?<![^\r\n])(?:[ \t]*(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t\r\n]|$)))+")
+_MARKER = re.compile(rb">|[-+*]|[0-9]{1,9}[.)]")
+
+
+def _levels_opened(markers: bytes) -> int:
+    """The token levels the list and quote markers at the start of a line open, at most maxNesting."""
+    quotes = markers.count(b">")
+    return min(2 * (len(_MARKER.findall(markers)) - quotes) + quotes, _MAX_NESTING)
+
+
 _BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # any line ending: CR-only files too
 
 
@@ -54,6 +75,13 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     blocks = lines - len(_BLANK_LINE.findall(checked))
     if blocks > (limit := max_paragraphs()):
         raise RefusedInput(too_many_paragraphs(limit))
+    opened = sum(map(_levels_opened, _CONTAINERS.findall(checked)))
+    if opened > MAX_MARKDOWN_LEVELS:
+        raise RefusedInput(
+            f"Markdown whose lines open {opened:,} levels of lists and block quotes, more than the "
+            f"{MAX_MARKDOWN_LEVELS:,} a rules document needs (MAX_MARKDOWN_LEVELS): not read, to stay within time; "
+            "--format text reads it as text"
+        )
     markup = sum(checked.count(c) for c in _MARKUP)
     if markup > MAX_MARKDOWN_MARKUP:
         raise RefusedInput(
@@ -62,7 +90,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             "time; --format text reads it as text"
         )
     decoded = decoded or decode(raw)
-    tokens = MarkdownIt("commonmark").parse(decoded.text)
+    md = MarkdownIt("commonmark")
+    too_deep = _read_deep_as_text(md)
+    tokens = md.parse(decoded.text)
     lines: list[str] = []
     origin: list[tuple[int, int]] = []
     links: list[Link] = []
@@ -97,6 +127,16 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                 origin.append((span[0] + offset,) * 2)
             lines.append("")
             origin.append(span)
+    diagnostics = list(decoded.diagnostics)
+    if too_deep:
+        more = ""
+        if len(too_deep) > 1:
+            shown = ", ".join(map(str, too_deep[1:4])) + (", ..." if len(too_deep) > 4 else "")
+            more = f" (and {len(too_deep) - 1:,} more lines: {shown})"
+        diagnostics.append(Diagnostic(
+            too_deep[0], "warning", "markdown-nesting",
+            f"lists or block quotes nested deeper than markdown-it's {md.options.maxNesting} "
+            f"levels (maxNesting); the levels past it are read as text{more}"))
     return Extract(
         format="markdown",
         lines=lines,
@@ -105,9 +145,60 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         encoding=decoded.encoding,
         bom=decoded.bom,
         line_endings=decoded.line_endings,
-        diagnostics=list(decoded.diagnostics),
+        diagnostics=diagnostics,
         links=links,
     )
+
+
+def _read_deep_as_text(md) -> list[int]:
+    """Make `md` read what is nested past its maxNesting with its other block rules (paragraphs,
+    code, headings, ...) but no more lists and block quotes, instead of skipping it.
+
+    markdown-it skips "the tail" of a container nested that deep: up to the end line its caller
+    passed, which for a list item is the end of the document, as an item's extent is found while
+    it is parsed (a block quote's is found first, so it lost only its own lines). Without lists and
+    quotes nothing nests further, so Python's recursion stays at maxNesting levels; each line is
+    still parsed once, in the same pass. Returns the (1-based) lines where that happened, filled
+    in as `md` parses."""
+    from markdown_it import rules_block
+
+    block = md.block
+    tokenize = block.tokenize
+    deep: list[int] = []
+
+    def bounded(state, start: int, end: int) -> None:
+        if state.level < md.options.maxNesting:
+            return tokenize(state, start, end)
+        nesting = (rules_block.list_block, rules_block.blockquote)
+        flat = [rule for rule in block.ruler.getRules("") if rule not in nesting]
+        line = start
+        empty_before = told = False
+        # markdown-it's own loop (ParserBlock.tokenize), without its check of the level
+        while line < end:
+            state.line = line = state.skipEmptyLines(line)
+            if line >= end or state.sCount[line] < state.blkIndent:
+                break
+            if not told:  # once for each container nested too deep: where its text starts
+                deep.append(line + 1)
+                told = True
+            for rule in flat:
+                if rule(state, line, end, False):
+                    break
+            else:  # the paragraph rule takes any line
+                raise RuntimeError("none of the block rules matched")
+            if state.line <= line:  # as markdown-it checks: a rule that does not move on would loop
+                raise RuntimeError("block rule didn't increment state.line")
+            state.tight = not empty_before
+            line = state.line
+            if line - 1 < end and state.isEmpty(line - 1):
+                empty_before = True
+            if line < end and state.isEmpty(line):
+                empty_before = True
+                line += 1
+                state.line = line
+
+    block.tokenize = bounded
+    return deep
 
 
 def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
