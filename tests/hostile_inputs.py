@@ -297,6 +297,16 @@ def build(root: Path) -> list[Case]:
     ]:
         cases.append(Case(f"pdf-bomb-behind-a-keyword-{name}", ["parse", write(f"hidden-{name}.pdf", pdf_of(head + [decoy, content]))],
                           expect=(2,)))
+    # a "%" in a string before the comment ("(a%b) >> %c"): taken for the comment's start, it hid
+    # the stream again (a review of the fix above); 2.9 GB in PDFium
+    string_then_comment = real.replace(b"<< /Length", b"<< /X (a%b) /Length", 1).replace(b">>\nstream", b">> %c\nstream", 1)
+    cases.append(Case("pdf-bomb-behind-a-comment-after-a-string", ["parse", write("hidden-string-comment.pdf",
+                                                                                 pdf_of(head + [b"<< /A 1 >>\n%stream\n", string_then_comment]))],
+                      expect=(2,)))
+    # comment lines before a keyword inside a stream's data, each line searched back to the data's
+    # start for a carriage return: quadratic, 4 MB took 78 s
+    comments = pdf_of(head + [b"<< /Length 1 >>\nstream\nx\n" + b"%\n" * 1_900_000 + b"stream\n\nendstream"])
+    cases.append(Case("pdf-comment-lines-before-a-keyword", ["parse", write("comment-lines.pdf", comments)], expect=(2,)))
     # "stream endstream" 240,000 times under one object: the text since the object's header was
     # read again for each (17 s for 40,000)
     many = pdf_of(head + [b"<< /A 1 >>\n" + b"stream\nendstream\n" * 240_000])

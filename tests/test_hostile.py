@@ -32,7 +32,8 @@ NAMES = [
     "rtf-field-then-words", "html-idna-alias-charset", "nfc-marks-by-decomposition", "rst-substitution-copies",
     "rst-line-past-docutils-limit", "rtf-font-entries-without-semicolons", "rtf-upper-case-field-start",
     "rst-substitution-markup-chain", "pdf-bomb-behind-a-keyword-no-end", "pdf-bomb-behind-a-keyword-string",
-    "pdf-bomb-behind-a-keyword-comment", "pdf-streams-under-one-header", "docx-long-namespace-uri",
+    "pdf-bomb-behind-a-keyword-comment", "pdf-bomb-behind-a-comment-after-a-string", "pdf-comment-lines-before-a-keyword",
+    "pdf-streams-under-one-header", "docx-long-namespace-uri",
     "docx-namespace-uri-at-the-limit", "docx-attributes-in-many-namespaces", "markdown-deep-list-line",
     "markdown-deep-list-lines", "html-unclosed-then-paragraphs",
 ]

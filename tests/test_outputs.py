@@ -54,3 +54,17 @@ def test_the_umask_applies(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "x").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_name_as_long_as_the_system_allows_is_written(tmp_path):
+    # the temporary was the name and 18 more characters: past NAME_MAX for a long name
+    target = tmp_path / ("t" * 250)
+    replace(target, "x")
+    assert target.read_text() == "x"
+
+
+def test_temporaries_are_told_by_name():
+    from crparse.outputs import is_temporary
+
+    assert is_temporary(".crparse-0123456789ab.tmp")
+    assert not is_temporary(".crparse-kept.tmp") and not is_temporary("crparse-0123456789ab.tmp")

@@ -130,6 +130,42 @@ def test_an_edited_cache_puts_no_markup_in_the_site(two, clean, tmp_path):
     assert (out / "2020-01-01" / "lineage.js").read_text() == (clean / "2020-01-01" / "lineage.js").read_text()
 
 
+@pytest.mark.parametrize("where", ["summary keys", "diff pairs"])
+def test_an_edited_cache_key_puts_no_markup_in_the_site(two, clean, tmp_path, where):
+    # a node key became a history page's name, written into the root page's reST: a line break
+    # in it let a `javascript:` link follow (found by a review)
+    out = copy(clean, tmp_path / "site")
+    key = "zz\n\n`click me`__\n\n__ javascript:alert(1)\n\nx"
+    if where == "summary keys":
+        cache = out / ".crparse" / "releases.json"
+        data = json.loads(cache.read_text())
+        for summary in data["releases"].values():
+            summary["keys"].append(key)
+            summary["pages"][key] = "100"
+        cache.write_text(json.dumps(data))
+    else:
+        for cached in (out / ".crparse" / "diffs").glob("*.json"):
+            data = json.loads(cached.read_text())
+            data["diff"]["pairs"][0]["new"] = key
+            cached.write_text(json.dumps(data))
+    (out / ".crparse-root.json").unlink()
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    pages = "".join(p.read_text("utf-8", "replace") for p in out.rglob("*") if p.suffix in (".html", ".js"))
+    assert "alert(" not in pages and "click me" not in pages
+    assert docnames(out) == docnames(clean)
+
+
+def test_a_killed_runs_temporaries_are_removed(two, clean, tmp_path):
+    out = copy(clean, tmp_path / "site")
+    left = [out / ".crparse-0123456789ab.tmp", out / "2020-01-01" / ".crparse-ba9876543210.tmp"]
+    for path in left:
+        path.write_text("half a file")
+    (out / ".crparse-kept.tmp").write_text("not ours")
+    assert docs(str(two), "-o", str(out)).returncode == 0
+    assert not any(path.exists() for path in left) and (out / ".crparse-kept.tmp").exists()
+
+
 def test_two_builds_at_once_take_turns(two, clean, tmp_path):
     from crparse.outputs import exclusive
 
