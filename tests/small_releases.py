@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 BASE = {
     "100.1": "These Magic rules apply to any Magic game with two or more players.",
     "100.2": "To play, each player needs their own deck of traditional Magic cards.",
@@ -12,12 +14,17 @@ BASE = {
              "can't happen, the \"can't\" effect takes precedence. Adding abilities to an object is an exception.",
     "101.3": "Any part of an instruction that's impossible to perform is ignored (see rule 100.3).",
 }
-MONTHS = ["January", "April", "July", "October"]
 
 
 def release(rules: dict[str, str], month: int) -> str:
+    """The release of `rules` dated the first of the `month`th quarter of 2020 (0: January 1)."""
+    return release_of(rules, datetime.date(2020, 3 * month + 1, 1))
+
+
+def release_of(rules: dict[str, str], day: datetime.date) -> str:
+    """A small release of `rules` (number -> text), in force from `day`."""
     lines = ["Magic: The Gathering Comprehensive Rules", "",
-             f"These rules are effective as of {MONTHS[month]} 1, 2020.", "", "1. Game Concepts", ""]
+             f"These rules are effective as of {day:%B} {day.day}, {day.year}.", "", "1. Game Concepts", ""]
     for section, title in (("100", "General"), ("101", "The Magic Golden Rules")):
         lines += [f"{section}. {title}", ""]
         for number, text in rules.items():

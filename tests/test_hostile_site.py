@@ -14,7 +14,7 @@ import sys
 import pytest
 from conftest import ROOT
 from limits import run_limited
-from small_releases import release, releases
+from small_releases import release, releases, write_releases
 
 from crparse.site.release import fingerprint
 
@@ -32,10 +32,7 @@ def one_line_refusal(done: subprocess.CompletedProcess) -> str:
 
 @pytest.fixture(scope="module")
 def two(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("two")
-    for i, rules in enumerate(releases()[:2]):
-        (folder / f"2020-0{3 * i + 1}-01.txt").write_text(release(rules, i))
-    return folder
+    return write_releases(tmp_path_factory.mktemp("two"), 2)
 
 
 @pytest.fixture(scope="module")

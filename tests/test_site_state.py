@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from small_releases import release, releases
+from small_releases import write_releases
 
 
 def docs(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -35,10 +35,7 @@ def docnames(site: Path) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def two(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("two")
-    for i, rules in enumerate(releases()[:2]):
-        (folder / f"2020-0{3 * i + 1}-01.txt").write_text(release(rules, i))
-    return folder
+    return write_releases(tmp_path_factory.mktemp("two"), 2)
 
 
 @pytest.fixture(scope="module")
