@@ -138,8 +138,8 @@ def test_a_path_past_path_max_is_one_refusal_and_the_walk_goes_on(tmp_path):
     """pathlib's is_dir/is_symlink raise ENAMETOOLONG: exit 3 for the name as an argument, and
     in a directory walk the whole batch stopped (0 documents printed)."""
     deep = str(tmp_path / "deep")
-    while len(deep) < 3900:
-        deep = os.path.join(deep, "d" * 200)
+    while len(deep) < 3950:  # under PATH_MAX (4,096) whatever the length of tmp_path; the file name takes it past
+        deep = os.path.join(deep, "d" * max(1, min(200, 3950 - len(deep) - 1)))
     os.makedirs(deep)
     fd = os.open(deep, os.O_RDONLY)
     try:
