@@ -339,6 +339,15 @@ def build(root: Path) -> list[Case]:
     rules_p = "".join(f"<p>{100 + i // 900}.{i % 900 + 1}. Rule text.</p>\n" for i in range(5_000))
     unclosed = "<html><body>" + "<b>" * 100_000 + rules_p
     cases.append(Case("html-unclosed-then-paragraphs", ["parse", write("unclosed-b.html", unclosed)], expect=(0,)))
+
+    # -- a ninth sweep: the word "stream" in the bomb's own dictionary, after its /Filter ----------------
+    # (a name, a string): the next keyword's dictionary was taken to start after it, without the
+    # /Filter, and the bomb's data was counted as it is (1.5 MB made PDFium inflate 1.5 GB)
+    for name, hiding in [("name", b" /X /stream\n"), ("string", b" /X (stream\nendstream)")]:
+        hidden = real.replace(b"/FlateDecode >>", b"/FlateDecode" + hiding + b">>", 1)
+        cases.append(Case(f"pdf-bomb-with-stream-in-its-dictionary-{name}",
+                          ["parse", write(f"stream-in-dictionary-{name}.pdf", pdf_of(head + [b"<< /A 1 >>", hidden]))],
+                          expect=(2,)))
     return cases
 
 

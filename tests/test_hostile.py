@@ -35,7 +35,8 @@ NAMES = [
     "pdf-bomb-behind-a-keyword-comment", "pdf-bomb-behind-a-comment-after-a-string", "pdf-comment-lines-before-a-keyword",
     "pdf-streams-under-one-header", "docx-long-namespace-uri",
     "docx-namespace-uri-at-the-limit", "docx-attributes-in-many-namespaces", "markdown-deep-list-line",
-    "markdown-deep-list-lines", "html-unclosed-then-paragraphs",
+    "markdown-deep-list-lines", "html-unclosed-then-paragraphs", "pdf-bomb-with-stream-in-its-dictionary-name",
+    "pdf-bomb-with-stream-in-its-dictionary-string",
 ]
 
 

@@ -420,7 +420,7 @@ _FILTER = re.compile(
 )
 _FILTER_TOKEN = re.compile(rb"/([^" + _D + rb"]*)|(\d+)\s+\d+\s+R")  # a name, or an object it refers to
 _EARLY_CHANGE_0 = re.compile(_name_pattern(b"EarlyChange") + _SPACE + rb"0(?![0-9])")
-_MAX_CHAINS = 16  # filter chains tried for one stream (see _chains)
+_MAX_CHAINS = 16  # different filter chains a PDF may name: each stream is decoded with each (more: refused)
 _DO = re.compile(rb"Do(?![^" + _D + rb"])")  # the operator that draws a form, or what ends like it
 _BI = re.compile(rb"BI(?![^" + _D + rb"])")  # the operator that begins an inline image, or what ends like it
 
@@ -483,8 +483,13 @@ def _check_streams(
     budget = Budget(max_inflated(), "the streams of this PDF", max_pdf_stream(), "CRPARSE_MAX_PDF_STREAM")
     damaged: list[str] = []
     objects = objects or _Objects(raw)
-    ends = [m.start() for m in re.finditer(b"endstream", raw)] if found is not None else None
+    ends = [m.start() for m in re.finditer(b"endstream", raw)]
     previous = 0  # where the previous stream's data starts: the dictionary text lies after it
+    # Where the previous keyword's data ends, and what its dictionary named: a keyword inside
+    # that data follows a word "stream" that may be a name, a string or a comment of its
+    # dictionary ("/X /stream", "(stream)"), and then that dictionary is its own too.
+    region_end, region_chains, region_own, region_earlies = -1, [[]], [[]], (1,)
+    seen: list[list[str] | None] = []  # every filter chain the file names, in order
     at = raw.find(b"stream")
     while at >= 0:
         end = resume = at + 6
@@ -503,6 +508,16 @@ def _check_streams(
             # LZW's /EarlyChange 0 in the text may be another dictionary's: both ways, then.
             earlies = (1, 0) if _EARLY_CHANGE_0.search(span) else (1,)
             chains = _filter_chains(span, objects)
+            inside = at < region_end
+            if inside:
+                chains, earlies = _union(chains, region_chains), tuple(sorted({*earlies, *region_earlies}, reverse=True))
+            seen = _union(seen, chains)
+            if len(seen) > _MAX_CHAINS:
+                raise RefusedInput(
+                    f"this PDF names over {_MAX_CHAINS} different filter chains: its streams cannot all be checked for "
+                    "decompression bombs",
+                    line=raw.count(b"\n", 0, at) + 1,
+                )
             place = _StreamAt(start, chains, earlies, part)
             header = objects.header_before(at) if found is not None else None
             # For the content check: the stream's own dictionary; an object stream's data.
@@ -516,9 +531,18 @@ def _check_streams(
             for chain in chains:
                 for early in earlies if chain and "lzw" in chain else (1,):
                     _sized(_decoded(raw, start, chain, early, budget, part, damaged), place, place.packed)
-            if header is not None and ends is not None:
-                stop = bisect.bisect_left(ends, start)
-                end = ends[stop] if stop < len(ends) else len(raw)
+            # Every other chain the file names, counted only: a word "stream" in a string or a
+            # comment that ends with "endstream" ("(stream endstream)") hides the dictionary
+            # before it from the keyword after, and no scan without PDFium's parse tells which
+            # keyword is real (a damaged Flate stream is said only of its own chains).
+            for chain in seen:
+                if chain not in chains:
+                    for early in earlies if chain and "lzw" in chain else (1,):
+                        _sized(_decoded(raw, start, chain, early, budget, part, []), place, place.packed)
+            stop = bisect.bisect_left(ends, start)
+            end = ends[stop] if stop < len(ends) else len(raw)
+            region_end, region_chains, region_earlies = end, chains, earlies
+            if header is not None and found is not None:
                 place.size = max(place.size, end - start)  # and the data as it is
                 place.draws = place.draws or _DO.search(raw, start, end) is not None
                 place.inline = place.inline or _BI.search(raw, start, end) is not None
@@ -526,22 +550,34 @@ def _check_streams(
                 # a dictionary lies in the data: a "stream" with no "endstream" of its own (in an
                 # object PDFium never reads, or in a string) hid the next object's stream, a bomb
                 # the scan never saw.
-                resume = _dictionary_stream(raw, start, end)
-                place.own = _filter_chains(dictionary, objects) if _FILTER.search(dictionary) else [[]]
+                resume = _dictionary_stream(raw, start, end, floor=previous)
+                own = _filter_chains(dictionary, objects) if _FILTER.search(dictionary) else [[]]
+                place.own = _union(own, region_own) if inside else own
                 found.setdefault(header[0], []).append(place)
+                region_own = place.own
             previous = start
         at = raw.find(b"stream", resume)
     return damaged
 
 
-def _dictionary_stream(raw: bytes, start: int, end: int) -> int:
+def _union(chains: list, more: list) -> list:
+    out = list(chains)
+    for chain in more:
+        if chain not in out:
+            out.append(chain)
+    return out
+
+
+def _dictionary_stream(raw: bytes, start: int, end: int, floor: int) -> int:
     """Where the first "stream" keyword between `start` and `end` that follows a dictionary's
     ">>" is (white space and comments between, as PDFium reads them), else `end`: a keyword
-    PDFium may read as a stream's, which the scan must not pass over. Each byte between is
-    looked at a bounded number of times (the comment lines before a keyword are its own)."""
+    PDFium may read as a stream's, which the scan must not pass over. The ">>" may lie before
+    `start`, back to `floor` ("<< ... >> %stream" then "stream" on the next line: the data of
+    the comment's word starts at the real keyword). Each byte between is looked at a bounded
+    number of times (the comment lines before a keyword are its own)."""
     at = raw.find(b"stream", start, end)
     while at >= 0:
-        if (raw[at - 1] in _DELIMITERS) and (at + 6 == len(raw) or raw[at + 6] in _DELIMITERS) and _after_dictionary(raw, at, start):
+        if (raw[at - 1] in _DELIMITERS) and (at + 6 == len(raw) or raw[at + 6] in _DELIMITERS) and _after_dictionary(raw, at, floor):
             return at
         at = raw.find(b"stream", at + 6, end)
     return end
@@ -665,8 +701,12 @@ def _filter_chains(span: bytes, objects: _Objects) -> list[list[str] | None]:
     _FILTERS values ("other" for a filter not decoded here), or None where an entry refers to
     an object this scan cannot read (one inside an object stream). Every /Filter entry of the
     text counts, nested dictionaries' too: decoding one chain too many costs only time."""
-    chains = [chain for match in _FILTER.finditer(span) for chain in _chains(match[1], objects, depth=3)]
-    return chains[:_MAX_CHAINS] or [[]]
+    chains: list[list[str] | None] = []
+    for match in _FILTER.finditer(span):
+        chains = _union(chains, _chains(match[1], objects, depth=3))
+        if len(chains) > _MAX_CHAINS:
+            break  # one too many: the file is refused (see _check_streams), none is left out unsaid
+    return chains or [[]]
 
 
 def _chains(value: bytes, objects: _Objects, depth: int) -> list[list[str] | None]:
@@ -680,7 +720,7 @@ def _chains(value: bytes, objects: _Objects, depth: int) -> list[list[str] | Non
         else:
             bodies = objects.bodies(int(token[2])) if depth else []
             options = [chain for body in bodies for chain in _chains(body, objects, depth - 1)] or [None]
-        chains = [None if a is None or b is None else a + b for a in chains for b in options][:_MAX_CHAINS]
+        chains = [None if a is None or b is None else a + b for a in chains for b in options][: _MAX_CHAINS + 1]
     return chains
 
 

@@ -1,0 +1,73 @@
+"""A flate bomb whose own dictionary holds the word "stream" after its /Filter: in a name, a
+string, a comment, a nested dictionary. The raw scan takes such a word for a stream keyword (it
+cannot tell a string from code without PDFium's parse), and took the text after it as the next
+stream's whole dictionary: the real stream's /Filter was left behind, its data counted as it is,
+and a 1.5 MB file made PDFium inflate 1.5 GB (sweep 9). Each bomb here inflates to 5 MiB, past
+the 4 MiB limit for one stream, from a few kilobytes."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+from builders import pdf_of
+
+import crparse
+from crparse.errors import RefusedInput
+
+MiB = 1 << 20
+TEXT = (b"BT /F1 10 Tf 72 700 Td (100.1. These Magic rules apply to any Magic game.) Tj ET\n"
+        b"BT /F1 10 Tf 72 686 Td (100.2. To play, each player needs their own deck.) Tj ET\n")
+PAGE = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+        b"/Contents 5 0 R >>")
+
+# The bomb's dictionary, around its own /Length and /Filter entries ("%d" is the length).
+HIDING = {
+    "name-value": b"<< /Length %d /Filter /FlateDecode /X /stream\n>>",
+    "name-key": b"<< /Length %d /Filter /FlateDecode\n/stream 1\n>>",
+    "name-then-cr": b"<< /Length %d /Filter /FlateDecode /stream\r>>",
+    "array": b"<< /Length %d /Filter /FlateDecode /X [/stream\n] >>",
+    "nested-dictionary": b"<< /Length %d /Filter /FlateDecode /X << /stream\n1 >> >>",
+    "string": b"<< /Length %d /Filter /FlateDecode /X (stream\n) >>",
+    "string-escaped-parenthesis": b"<< /Length %d /Filter /FlateDecode /X (a\\) stream\n) >>",
+    "comment-after-the-dictionary": b"<< /Length %d /Filter /FlateDecode >> %%stream",
+    "comment-in-the-dictionary": b"<< /Length %d /Filter /FlateDecode %% >> stream\n>>",
+    # what ends a stream or begins an object or a dictionary, in the string after the word
+    "string-with-endstream": b"<< /Length %d /Filter /FlateDecode /X (stream\nendstream endobj) >>",
+    "string-with-an-object": b"<< /Length %d /Filter /FlateDecode /X (stream\n9 0 obj <<) >>",
+    "two-words": b"<< /Length %d /Filter /FlateDecode /X (stream\n) /Y /stream\n>>",
+}
+
+
+def bomb_pdf(dictionary: bytes, inflated: int = 5 * MiB) -> bytes:
+    data = zlib.compress(TEXT + b" " * inflated, 9)
+    stream = (dictionary % len(data)) + b"\nstream\n" + data + b"\nendstream"
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                   b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", PAGE, stream])
+
+
+@pytest.mark.parametrize("hiding", HIDING)
+def test_a_bomb_with_the_word_stream_in_its_dictionary_is_refused(tmp_path, hiding):
+    path = tmp_path / f"{hiding}.pdf"
+    path.write_bytes(bomb_pdf(HIDING[hiding]))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+@pytest.mark.parametrize("hiding", HIDING)
+def test_a_small_stream_with_the_word_stream_in_its_dictionary_is_read(tmp_path, hiding):
+    """The same dictionaries around a stream under the limit: the file is read."""
+    path = tmp_path / f"{hiding}.pdf"
+    path.write_bytes(bomb_pdf(HIDING[hiding], inflated=1000))
+    doc = crparse.parse(path)
+    assert "100.1" in doc and "100.2" in doc
+
+
+def test_a_bomb_whose_filter_follows_sixteen_others_is_refused(tmp_path):
+    """Only the first 16 filter chains of a dictionary were decoded: sixteen decoys before the
+    bomb's own /Filter left it counted as it is."""
+    decoys = b" ".join(b"/D%d << /Filter [%s] >>" % (i, b" ".join([b"/RL"] * (i + 1))) for i in range(16))
+    path = tmp_path / "decoys.pdf"
+    path.write_bytes(bomb_pdf(b"<< /Length %d " + decoys + b" /Filter /FlateDecode >>"))
+    with pytest.raises(RefusedInput, match="over 16 different filter chains"):
+        crparse.parse(path)
