@@ -99,7 +99,8 @@ def _in_part(p: Prepared, page: str) -> bool:
 
 def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
     return {
-        "extensions": ["crparse.sphinx"],
+        # crparse.site.scripts: the scripts the site writes beside the pages are linked as they are
+        "extensions": ["crparse.sphinx"] + (["crparse.site.scripts"] if extra_js else []),
         "project": title,
         "html_title": title,
         "root_doc": "index",
