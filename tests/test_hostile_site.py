@@ -137,7 +137,7 @@ def test_undated_releases_named_in_other_letters_are_each_built(tmp_path):
     assert len(list((tmp_path / "site").glob("release-*/index.html"))) == 2
 
 
-@pytest.mark.parametrize("damage", ["truncated", "{}", "[]", "unknown-kind", "releases [1]", "releases date 5"])
+@pytest.mark.parametrize("damage", ["truncated", "{}", "[]", "unknown-kind", "summary keys [1]", "summary date 5"])
 def test_a_damaged_cache_is_built_again(two, built, tmp_path, damage):
     """A run killed while writing a diff left half a JSON file: every later run was exit 3."""
     import shutil
@@ -145,20 +145,18 @@ def test_a_damaged_cache_is_built_again(two, built, tmp_path, damage):
     out = tmp_path / "site"
     shutil.copytree(built, out)
     diff = next((out / ".crparse" / "diffs").glob("*.json"))
-    summaries = out / ".crparse" / "releases.json"
+    summaries = list((out / ".crparse" / "summaries").glob("*.json"))
     if damage == "truncated":
         diff.write_bytes(diff.read_bytes()[:100])
     elif damage == "unknown-kind":
         data = json.loads(diff.read_text())
         data["diff"]["pairs"][0]["kind"] = 5
         diff.write_text(json.dumps(data))
-    elif damage == "releases [1]":
-        summaries.write_text(json.dumps({"version": 1, "releases": [1]}))
-    elif damage == "releases date 5":
-        data = json.loads(summaries.read_text())
-        for info in data["releases"].values():
-            info["date"] = 5
-        summaries.write_text(json.dumps(data))
+    elif damage.startswith("summary"):
+        for summary in summaries:
+            data = json.loads(summary.read_text())
+            data["keys" if damage == "summary keys [1]" else "date"] = [1] if damage == "summary keys [1]" else 5
+            summary.write_text(json.dumps(data))
     else:
         diff.write_text(damage)
     done = docs(str(two), "-o", str(out))

@@ -112,12 +112,11 @@ def test_a_pickle_planted_among_the_doctrees_is_never_read(two, clean, tmp_path,
 
 def test_an_edited_cache_puts_no_markup_in_the_site(two, clean, tmp_path):
     out = copy(clean, tmp_path / "site")
-    cache = out / ".crparse" / "releases.json"
-    data = json.loads(cache.read_text())
-    for summary in data["releases"].values():
+    for cache in (out / ".crparse" / "summaries").glob("*.json"):
+        summary = json.loads(cache.read_text())
         summary["date"] = summary["date"] + "`__ <javascript:alert(1)>`__\n\n.. raw:: html\n\n   <script>alert('POISON')</script>"
         summary["pages"] = {k: "javascript:alert('PAGE')//" for k in summary["pages"]}
-    cache.write_text(json.dumps(data))
+        cache.write_text(json.dumps(summary))
     (out / ".crparse-root.json").unlink()  # the pages above the releases to build again, from the cache
     done = docs(str(two), "-o", str(out))
     assert done.returncode == 0, done.stderr
@@ -134,12 +133,11 @@ def test_an_edited_cache_key_puts_no_markup_in_the_site(two, clean, tmp_path, wh
     out = copy(clean, tmp_path / "site")
     key = "zz\n\n`click me`__\n\n__ javascript:alert(1)\n\nx"
     if where == "summary keys":
-        cache = out / ".crparse" / "releases.json"
-        data = json.loads(cache.read_text())
-        for summary in data["releases"].values():
+        for cache in (out / ".crparse" / "summaries").glob("*.json"):
+            summary = json.loads(cache.read_text())
             summary["keys"].append(key)
             summary["pages"][key] = "100"
-        cache.write_text(json.dumps(data))
+            cache.write_text(json.dumps(summary))
     else:
         for cached in (out / ".crparse" / "diffs").glob("*.json"):
             data = json.loads(cached.read_text())

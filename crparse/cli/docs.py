@@ -28,7 +28,7 @@ def add_commands(commands) -> None:
 
 def run_docs(args) -> int:
     from crparse.cli.main import report
-    from crparse.errors import CommandError, CrparseError
+    from crparse.errors import CommandError
     from crparse.parallel import jobs
     from crparse.site import build_site
 
@@ -41,8 +41,6 @@ def run_docs(args) -> int:
         raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)"
                            + "".join(f"; {line}" for line in unread))
     out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise CrparseError("docs: the output is not a directory", path=str(out))
     # more processes than releases, or than a few a core, do no more work, only take memory
     workers = max(1, min(args.jobs or jobs(), 4 * (os.cpu_count() or 1), max(len(paths), 1)))
 
@@ -53,6 +51,8 @@ def run_docs(args) -> int:
     result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force, waiting=waiting)
     for line in unread + result.skipped:
         report(f"crparse: docs: skipped {line}")
+    for line in result.warnings:
+        report(f"crparse: docs: warning: {line}")
     built = [b for b in result.built if not b.skipped]
     print(f"{out}: {len(result.releases)} release{'s' * (len(result.releases) != 1)} "
           f"({len(built)} built, {len(result.built) - len(built)} unchanged); open {out / 'index.html'}")

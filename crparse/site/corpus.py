@@ -15,8 +15,15 @@ builds its site and the pages above the releases; the other releases' sites are 
 are (crparse.site.release: each build is stamped, and a build is done from nothing or not at
 all). Everything learnt from a release (its date, its node keys and pages) and from a pair (its
 diff) is cached by sha256 under OUT/.crparse/, so an unchanged release is not parsed again either.
-The cache is read as data of a known shape (a date is a date, a page a page name), so an edited
-cache can make a site wrong, never put markup in it; `--force` ignores it and every stamp.
+The cache is read as data of a known shape (a date is a date, a page a page name, a key a rule
+number or a glossary term), within a size bound (crparse.site.state), and a diff only where it
+pairs exactly the nodes of its two releases' summaries: an edited cache can make a site wrong,
+never put markup in it or stop the build (one that disagrees is built again, with a warning);
+`--force` ignores it and every stamp.
+
+The inputs are never the site: an input inside OUT (or OUT itself) is refused, and a directory
+walked for releases is not read into where it holds OUT or another site crparse built (its pages
+were read back as releases, and the next run built sites of them).
 
 One build at a time: a run holds a lock (OUT/.crparse/lock) for its whole length, and another
 waits for it (two builds interleaved left pages of one and a search index of the other).
@@ -29,19 +36,22 @@ import json
 import multiprocessing
 import os
 import re
-from collections.abc import Callable, Sequence
+import stat
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Annotated, NamedTuple
+from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
 import crparse
-from crparse.diff.report import Diff
+from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
 from crparse.outputs import exclusive, replace
-from crparse.site.release import (STAMP, Built, SiteError, build_release, built, config, fingerprint, read_stamp,
-                                  sphinx_build, tools)
+from crparse.shapes import UNIT_NUMBER
+from crparse.site.release import STAMP, Built, SiteError, build_release, built, config, fingerprint, sphinx_build, tools
+from crparse.site.state import diff_limit, holds, load, read_stamp, summary_limit
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
 
@@ -49,7 +59,7 @@ WORK = ".crparse"
 STATIC = Path(__file__).parent / "static"
 TEMPLATES = Path(__file__).parent / "templates"
 RESERVED = {"index", "changes", "history", "search", "genindex", "_static", "_sources", "_images", WORK}
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 1: every summary in one file, OUT/.crparse/releases.json (read whole)
 ROOT_STAMP = ".crparse-root.json"  # the pages above the releases, as STAMP is a release's
 # How long a run waits for another building the same site: a build from nothing of the whole
 # corpus takes many minutes, so past this the run is refused rather than left waiting.
@@ -70,6 +80,7 @@ class Report(NamedTuple):
     built: list[Built]
     skipped: list[str]  # "<path>: why" for inputs left out
     out: Path
+    warnings: list[str]  # "<path>: why" for what an earlier build left that was not used (a cache built again)
 
 
 Progress = Callable[[str, int, int], None]
@@ -79,16 +90,26 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
                force: bool = False, waiting: Callable[[float], None] | None = None) -> Report:
     """Build the site of the releases `paths` name into `out`; `waiting(seconds)` is called when
     another run is building the same site and this one waits for it."""
+    _usable_output(out)
+    _no_inputs_in(paths, out)
     _no_links_in(out)
     work = out / WORK
+    notes: list[str] = []
     with exclusive(work / "lock", subject=str(out), wait=WAIT, waiting=waiting,
                    busy="another crparse docs is building this site; run again when it ends"):
-        _remove_temporaries(out)
-        releases, skipped = _releases(paths, work, progress, force)
+        releases, skipped = _releases(paths, out, work, progress, force, notes)
         if not releases:
             raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
+        _remove_temporaries(out, work, releases)
         dated = [r for r in releases if r.date]
-        diffs = _diffs(dated, work, progress, force)
+        diffs, wrong = _diffs(dated, work, progress, force, notes)
+        if wrong:  # a cached summary the releases' own diff contradicts: those releases parsed again
+            releases, skipped = _releases(paths, out, work, progress, force, notes, distrust=wrong)
+            dated = [r for r in releases if r.date]
+            diffs, wrong = _diffs(dated, work, progress, force, notes)
+            if wrong:
+                raise SiteError("the releases' diffs disagree with their parses (did a release change during the "
+                                "build?): " + ", ".join(sorted(str(r.path) for r in dated if r.sha in wrong)))
         lineages = _lineages(dated, diffs)
         extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(releases) > 1 else ()
         if len(releases) == 1:  # OUT's pages become the release's: the stamp of the pages above goes
@@ -97,53 +118,130 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
         if len(releases) > 1:
             _write_switcher(releases, out, lineages, dated)
             _build_root(releases, dated, diffs, lineages, out, work, force)
-    return Report(releases, done, skipped, out)
+    return Report(releases, done, skipped, out, notes)
 
 
 # -- releases ---------------------------------------------------------------------------------------
 
 
-def _releases(paths: Sequence[Path], work: Path, progress: Progress | None,
-              force: bool) -> tuple[list[Release], list[str]]:
-    from crparse.inputs import inputs
+def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress | None, force: bool,
+              notes: list[str], distrust: frozenset[str] | set[str] = frozenset()) -> tuple[list[Release], list[str]]:
+    """The releases `paths` name, each with its summary (cached, or parsed now: always for the
+    sha256s in `distrust`), and the inputs left out with why."""
     from crparse.parallel import parse_all
 
     skipped: list[str] = []
     found: list[tuple[Path, str]] = []
-    for item in inputs(paths):
-        if item.skipped is not None:
-            skipped.append(f"{item.path}: {item.skipped}")
-            continue
+    first: dict[str, Path] = {}  # sha256 -> the input it was first read from
+    for item in _inputs(paths, out, skipped):
         path = Path(item.path)
         try:
-            found.append((path, fingerprint(path)))
+            sha = fingerprint(path)
         except CrparseError as why:
             skipped.append(str(why.located(str(path))))
-    cache_file = work / "releases.json"
-    cache = {} if force else _load(cache_file)
+            continue
+        if sha in first:  # the same bytes under another name: one release, built once
+            skipped.append(f"{path}: the same text as {first[sha]}; built once, as that")
+            continue
+        first[sha] = path
+        found.append((path, sha))
+    folder = work / "summaries"
+    folder.mkdir(parents=True, exist_ok=True)
+    _remove_file(work / "releases.json")  # the summaries of an earlier crparse (CACHE_VERSION 1)
+    cache: dict[str, dict] = {}
+    for path, sha in found:
+        if not force and sha not in distrust and (summary := _load_summary(folder / f"{sha}.json", notes)) is not None:
+            cache[sha] = summary
     todo = [(p, sha) for p, sha in found if sha not in cache]
     for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
         if isinstance(doc, CrparseError):
             skipped.append(str(doc))
         else:
             cache[sha] = doc[1]
+            _save_summary(folder / f"{sha}.json", doc[1])
         if progress:
             progress("parse", done, len(todo))
-    _save(cache_file, cache)
+    return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped
+
+
+def _named(found: list[tuple[Path, str, dict]], skipped: list[str]) -> list[Release]:
+    """The releases, each named by its date, else by its file's stem. Different texts never share a
+    name: undated ones whose stems meet (a/rules.txt, b/rules.txt, b/rules.md), or meet a date,
+    are told apart by the start of their sha256 (each was "rules", and all but the first left
+    out). Two texts of one date are taken for one release (the same rules in two formats)."""
+    names = [info["date"] or _key(path.stem.removesuffix(".rst"), sha) for path, sha, info in found]
+    dates = {info["date"] for _, _, info in found if info["date"]}
+    stems = Counter(name for name, (_, _, info) in zip(names, found) if not info["date"])
     releases: list[Release] = []
     used: set[str] = set()
-    for path, sha in found:
-        info = cache.get(sha)
-        if info is None:
+    for name, (path, sha, info) in zip(names, found):
+        if not info["date"] and (stems[name] > 1 or name in dates):
+            name = _key(f"{name}-{sha[:8]}", sha)
+        if name in used:
+            skipped.append(f"{path}: another input is the release of {name} too; left out")
             continue
-        key = _key(info["date"] or path.stem.removesuffix(".rst"), sha)
-        if key in used:
-            skipped.append(f"{path}: another input is the release of {key} too; left out")
-            continue
-        used.add(key)
-        releases.append(Release(key, path, sha, info["date"], info["keys"], info["pages"]))
+        used.add(name)
+        releases.append(Release(name, path, sha, info["date"], info["keys"], info["pages"]))
     releases.sort(key=lambda r: (r.date is None, r.date or "", r.key))
-    return releases, skipped
+    return releases
+
+
+def _inputs(paths: Sequence[Path], out: Path, skipped: list[str]) -> Iterator:
+    """The inputs `paths` name (crparse.inputs), each file once, and none from OUT or another
+    site crparse built: a walk skips the directory of one, saying so once (its pages, read as
+    releases, became sites of their own on the next run)."""
+    from crparse.inputs import inputs
+
+    site = _real(out)
+    verdicts: dict[Path, str | None] = {}
+    said: set[Path] = set()
+    seen: set[str] = set()
+    for given in paths:
+        top = Path(given)
+        for item in inputs([given]):
+            if not item.named:
+                where = _site_above(Path(item.path), top, site, verdicts)
+                if where is not None:
+                    if where not in said:
+                        said.add(where)
+                        skipped.append(f"{where}: {verdicts[where]}")
+                    continue
+            if item.skipped is not None:
+                skipped.append(f"{item.path}: {item.skipped}")
+                continue
+            real = _real(Path(item.path))
+            if real in seen:  # the same file given twice (or named, and in a directory given)
+                continue
+            seen.add(real)
+            yield item
+
+
+def _site_above(path: Path, top: Path, site: str, verdicts: dict[Path, str | None]) -> Path | None:
+    """The outermost directory from `top` (the directory walked) down to `path` that is OUT or
+    holds a site, if any (why, in `verdicts`)."""
+    chain = []
+    for folder in path.parents:
+        chain.append(folder)
+        if folder == top:
+            break
+    for folder in reversed(chain):
+        if folder not in verdicts:
+            if _real(folder) == site:
+                verdicts[folder] = "the output directory: the site is not read as releases"
+            elif any(os.path.lexists(folder / name) for name in (ROOT_STAMP, STAMP, WORK)):
+                verdicts[folder] = "a site crparse docs built: not read as releases"
+            else:
+                verdicts[folder] = None
+        if verdicts[folder] is not None:
+            return folder
+    return None
+
+
+def _real(path: Path) -> str:
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
 
 
 def _summary(doc) -> dict:
@@ -174,8 +272,11 @@ def _key(name: str, sha: str) -> str:
 # -- diffs and lineage ------------------------------------------------------------------------------
 
 
-def _diffs(dated: list[Release], work: Path, progress: Progress | None, force: bool) -> list[dict]:
-    """The diff of each consecutive pair (cached by the two releases' sha256)."""
+def _diffs(dated: list[Release], work: Path, progress: Progress | None, force: bool,
+           notes: list[str]) -> tuple[list[dict], set[str]]:
+    """The diff of each consecutive pair (cached by the two releases' sha256), and the sha256s of
+    the releases whose cached summary a diff computed now contradicts (their keys are not the
+    nodes the diff pairs): then the diffs are not finished, and those summaries are to be redone."""
     from crparse.align import align
     from crparse.align.units import texts
     from crparse.diff.report import diff
@@ -185,31 +286,40 @@ def _diffs(dated: list[Release], work: Path, progress: Progress | None, force: b
     folder.mkdir(exist_ok=True)
     out: list[dict] = []
     wanted = [(a, b) for a, b in zip(dated, dated[1:])]
-    cached = {(a.sha, b.sha): None if force else _load_diff(folder / f"{a.sha}-{b.sha}.json") for a, b in wanted}
+    cached = {(a.sha, b.sha): None if force else _load_diff(folder / f"{a.sha}-{b.sha}.json", a, b, notes)
+              for a, b in wanted}
     missing = [(a, b) for a, b in wanted if cached[a.sha, b.sha] is None]
     paths = list(dict.fromkeys(str(r.path) for pair in missing for r in pair))
     docs = dict(zip(paths, parse_all(paths))) if paths else {}
+    wrong: set[str] = set()
     for done, (a, b) in enumerate(missing, 1):
         old, new = docs[str(a.path)], docs[str(b.path)]
         for doc in (old, new):
             if isinstance(doc, CrparseError):
                 raise SiteError(f"{doc} (it was read before: did it change during the build?)")
         d = diff(align(old, new))
+        for release, side in ((a, "old"), (b, "new")):
+            if {getattr(p, side) for p in d.pairs} - {None} != set(release.keys):
+                notes.append(f"{release.path}: its cached summary does not name the nodes the release holds; "
+                             "parsed again")
+                wrong.add(release.sha)
         shown = {f"old:{k}": v for k, v in texts(old).items()} | {f"new:{k}": v for k, v in texts(new).items()}
         used = {f"old:{p.old}" for p in d.pairs if p.kind == "removed"} | {
             f"new:{p.new}" for p in d.pairs if p.kind == "added"}
         data = {"diff": msgspec.to_builtins(d), "texts": {k: v for k, v in shown.items() if k in used}}
-        replace(folder / f"{a.sha}-{b.sha}.json", msgspec.json.encode(data))
+        _save_diff(folder / f"{a.sha}-{b.sha}.json", data)
         cached[a.sha, b.sha] = data
         if progress:
             progress("diff", done, len(missing))
+    if wrong:
+        return [], wrong
     for a, b in wanted:
         data = dict(cached[a.sha, b.sha])
         data["old"] = {"key": a.key, "date": a.date, "path": str(a.path)}
         data["new"] = {"key": b.key, "date": b.date, "path": str(b.path)}
         data["pages"] = {"old": a.pages, "new": b.pages}
         out.append(data)
-    return out
+    return out, wrong
 
 
 def _lineages(dated: list[Release], diffs: list[dict]):
@@ -392,73 +502,199 @@ def _no_links_in(out: Path) -> None:
                             "write through it; remove it", path=path)
 
 
-def _remove_temporaries(out: Path) -> None:
+def _usable_output(out: Path) -> None:
+    """Refuses an OUT that cannot be a directory, naming the real cause (a link to nothing was
+    reported as "cannot take the lock file ...: File exists")."""
+    for place in [*reversed(out.parents), out]:
+        if not os.path.lexists(place) or os.path.isdir(place):
+            continue
+        if os.path.islink(place):
+            try:
+                target = os.readlink(place)
+            except OSError:
+                target = "?"
+            why = f"a symbolic link to {target}, which does not exist"
+        else:
+            why = "not a directory"
+        raise SiteError(f"the output directory cannot be made: {place} is {why}" if place != out
+                        else f"the output is {why}", path=str(out))
+    work = out / WORK
+    if os.path.lexists(work) and not os.path.isdir(work):
+        raise SiteError(f"{work} is not a directory: crparse docs keeps its caches and lock there; remove it",
+                        path=str(out))
+
+
+def _no_inputs_in(paths: Sequence[Path], out: Path) -> None:
+    """Refuses inputs that are OUT or inside it: the site's own pages would be read as releases
+    (`docs rel -o rel` built sites of 100.html, 101.html, a change page)."""
+    site = _real(out)
+    for path in paths:
+        real = _real(Path(path))
+        if real == site:
+            raise SiteError(f"the output directory is an input too ({path}): its pages would be read as releases; "
+                            "give -o a directory outside the inputs", path=str(out))
+        if os.path.commonpath([real, site]) == site:
+            raise SiteError(f"an input is inside the output directory ({path}): the site's files would be read as "
+                            "releases; keep the releases outside it", path=str(out))
+
+
+def _remove_temporaries(out: Path, work: Path, releases: list[Release]) -> None:
     """The files a run killed while writing left behind (crparse.outputs.replace's, renamed into
-    place by a run that ends): no other run is writing, under the lock."""
+    place by a run that ends), in the directories crparse writes them to: OUT/.crparse/, OUT and
+    the releases' directories, no other (a user's file of that name elsewhere in OUT is the
+    user's). No other run is writing, under the lock; no link is followed."""
     from crparse.outputs import is_temporary
 
-    for root, _, files in os.walk(out):
-        for name in files:
+    folders = [str(out)] + [str(out / r.key) for r in releases if len(releases) > 1]
+    folders += [root for root, _, _ in os.walk(work)]  # os.walk follows no link
+    for folder in folders:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
             if is_temporary(name):
-                Path(root, name).unlink(missing_ok=True)
+                _remove_file(Path(folder, name))
+
+
+def _remove_file(path: Path) -> None:
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            os.unlink(path)
+    except OSError:
+        pass
 
 
 def _write_if_changed(path: Path, text: str) -> None:
     """Sphinx rereads a source whose mtime changed: leave unchanged files untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and path.read_text("utf-8") == text:
-        return
-    replace(path, text)
+    data = text.encode("utf-8")
+    if not holds(path, data):
+        replace(path, data)
 
 
 # What a cached summary may hold is what a parse gives: a date is an ISO date, a page a page name
-# (part-1, 702, glossary), a node key a number or a glossary term on one line. An edited cache's
-# "date" went into the root page's reST, its "page" into lineage.js as a link (`javascript:`), a
-# key with a line break into the root page's reST as a history page's name. (\Z, not $: "$"
-# matches before a last line break.)
-_KEY = r"\A(?:[0-9]+(?:\.[0-9]+[a-z]*)?|glossary:[^\r\n]+)\Z"
+# (part-1, 702, glossary), a node key a number as the parser reads one (crparse.shapes: at most
+# three digits a part, so a history page named after it is a short file name; a key of 300
+# digits made one too long to write, on every run until --force) or a glossary term on one line.
+# An edited cache's "date" went into the root page's reST, its "page" into lineage.js as a link
+# (`javascript:`), a key with a line break into the root page's reST as a history page's name.
+# (\Z, not $: "$" matches before a last line break.)
+_KEY = rf"\A(?:{UNIT_NUMBER}|glossary:[^\r\n]+)\Z"
 _Date = Annotated[str, msgspec.Meta(pattern=r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")]
-_Page = Annotated[str, msgspec.Meta(pattern=r"\A[0-9A-Za-z][0-9A-Za-z._-]*\Z")]
+_Page = Annotated[str, msgspec.Meta(pattern=r"\A[0-9A-Za-z][0-9A-Za-z._-]{0,63}\Z")]
 _Key = Annotated[str, msgspec.Meta(pattern=_KEY)]
 
 
-class _Summary(msgspec.Struct):
+class _Summary(msgspec.Struct, forbid_unknown_fields=True):
+    version: int
     date: _Date | None
     keys: list[_Key]
     pages: dict[_Key, _Page]
 
 
-class _SummaryCache(msgspec.Struct):
-    version: int
-    releases: dict[str, _Summary]
+# A cached diff is the diff's own shape (crparse.diff.report) with each field held to what
+# crparse.align gives: a kind and flags of its vocabulary, word operations, a similarity.
+class _Release(msgspec.Struct):
+    date: _Date | None
+    path: str | None
 
 
-class _CachedDiff(msgspec.Struct):
-    diff: Diff
+class _Change(msgspec.Struct):
+    old: _Key | None
+    new: _Key | None
+    kind: Literal[KINDS]
+    flags: tuple[Literal[FLAGS], ...]
+    similarity: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+    words: tuple[tuple[Literal["=", "-", "+"], str], ...] = ()
+
+
+class _Diff(msgspec.Struct):
+    old: _Release
+    new: _Release
+    typography: bool
+    pairs: tuple[_Change, ...]
+    complete: bool = True
+
+
+class _CachedDiff(msgspec.Struct, forbid_unknown_fields=True):
+    diff: _Diff
     texts: dict[str, str]
 
 
-def _load(path: Path) -> dict:
-    """The cached summaries of releases, or none: a cache that does not read as one (a run killed
-    while writing it, an edit by hand) is built again, never trusted or an error."""
-    try:
-        data = msgspec.json.decode(path.read_bytes(), type=_SummaryCache)
-    except (OSError, msgspec.MsgspecError):
-        return {}
-    return msgspec.to_builtins(data.releases) if data.version == CACHE_VERSION else {}
-
-
-def _load_diff(path: Path) -> dict | None:
-    try:
-        data = msgspec.to_builtins(msgspec.json.decode(path.read_bytes(), type=_CachedDiff))
-    except (OSError, msgspec.MsgspecError):
+def _load_summary(path: Path, notes: list[str]) -> dict | None:
+    """A release's cached summary, or none: a cache that does not read as one (an edit by hand, a
+    file planted) is built again, never trusted or an error."""
+    data = load(path, summary_limit(), _Summary, notes)
+    if data is None:
         return None
-    keys = re.compile(_KEY)  # a pair's keys become lineages' keys, as a summary's do
-    if not all(key is None or keys.match(key) for p in data["diff"]["pairs"] for key in (p["old"], p["new"])):
+    problem = "from another crparse" if data.version != CACHE_VERSION else _summary_problem(data)
+    if problem:
+        notes.append(f"{path}: not a cache crparse writes ({problem}); built again")
         return None
-    return data
+    return {"date": data.date, "keys": data.keys, "pages": data.pages}
 
 
-def _save(path: Path, releases: dict) -> None:
-    replace(path, json.dumps({"version": CACHE_VERSION, "releases": releases}).encode("utf-8"))
+def _summary_problem(data: _Summary) -> str | None:
+    keys = set(data.keys)
+    if any(key not in keys for key in data.pages):
+        return "pages of nodes it does not list"
+    return None
 
+
+def _save_summary(path: Path, summary: dict) -> None:
+    """Caches a summary, if it reads back as one (a key or page of no known shape, a summary past
+    the bound: not cached, and the release is parsed again on the next run)."""
+    data = msgspec.json.encode({"version": CACHE_VERSION, **summary})
+    try:
+        ok = len(data) <= summary_limit() and _summary_problem(msgspec.json.decode(data, type=_Summary)) is None
+    except msgspec.MsgspecError:
+        ok = False
+    if ok:
+        replace(path, data)
+    else:
+        _remove_file(path)
+
+
+def _load_diff(path: Path, a: Release, b: Release, notes: list[str]) -> dict | None:
+    """The cached diff of releases `a` and `b`, or none: one that does not read as a diff, or does
+    not pair exactly the nodes their summaries list (a node neither has, a pair of an unknown
+    kind or of no side: exit 3 in the lineage), is built again."""
+    data = load(path, diff_limit(), _CachedDiff, notes)
+    if data is None:
+        return None
+    problem = _pairing_problem(data.diff.pairs, a.keys, b.keys)
+    if problem:
+        notes.append(f"{path}: a cached diff that does not agree with its releases ({problem}); built again")
+        return None
+    return msgspec.to_builtins(data)
+
+
+def _pairing_problem(pairs, old_keys: list[str], new_keys: list[str]) -> str | None:
+    """What is wrong with `pairs` as the alignment of releases of those keys (every node of each
+    in a pair, a side missing exactly where the kind says so), or None."""
+    olds, news = set(), set()
+    for p in pairs:
+        if (p.old is None) != (p.kind == "added") or (p.new is None) != (p.kind == "removed"):
+            return f"a pair {p.old} -> {p.new} of kind {p.kind}"
+        olds.add(p.old)
+        news.add(p.new)
+    olds.discard(None)
+    news.discard(None)
+    if olds != set(old_keys):
+        return "nodes that are not those of the older release"
+    if news != set(new_keys):
+        return "nodes that are not those of the newer release"
+    return None
+
+
+def _save_diff(path: Path, data: dict) -> None:
+    encoded = msgspec.json.encode(data)
+    try:
+        ok = len(encoded) <= diff_limit() and bool(msgspec.json.decode(encoded, type=_CachedDiff))
+    except msgspec.MsgspecError:
+        ok = False
+    if ok:
+        replace(path, encoded)
+    else:
+        _remove_file(path)

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import crparse
 from crparse.errors import CommandError
 from crparse.outputs import replace
+from crparse.site.state import holds, read_stamp
 from crparse.sphinx.directive import FRONT_PAGE, pages
 from crparse.sphinx.prepare import Prepared, prepare
 
@@ -83,7 +84,7 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
         docs[_docname(page)] = text
     for name, text in docs.items():
         target = src / f"{name}.rst"
-        if not target.exists() or target.read_text("utf-8") != text:
+        if not holds(target, text.encode("utf-8")):
             replace(target, text)
     for old in src.glob("*.rst"):
         if old.stem not in docs:
@@ -98,7 +99,8 @@ def _in_part(p: Prepared, page: str) -> bool:
 
 def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
     return {
-        "extensions": ["crparse.sphinx"],
+        # crparse.site.scripts: the scripts the site writes beside the pages are linked as they are
+        "extensions": ["crparse.sphinx"] + (["crparse.site.scripts"] if extra_js else []),
         "project": title,
         "html_title": title,
         "root_doc": "index",
@@ -168,6 +170,8 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
     nocolor()
     warnings = io.StringIO()
     shutil.rmtree(doctrees, ignore_errors=True)
+    for name in READ_BACK:
+        _remove_file(out / name)
     try:
         # docutils keeps the node classes and directives an application registers in globals:
         # each build in its own namespace, as sphinx-build does, so that several run in one process.
@@ -182,6 +186,22 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
     messages = [line for line in warnings.getvalue().splitlines() if line.strip()]
     if app.statuscode or messages:
         raise SiteError(f"{what}: the site did not build cleanly: " + "; ".join(messages[:5]))
+
+
+# What Sphinx's HTML builder reads of the output directory before it writes: its build info
+# (a damaged one is a warning, so a failed build, and a mismatched one is moved aside) and the
+# search index of the last build, read whole and merged into the new one. A build from nothing
+# has no use for either.
+READ_BACK = (".buildinfo", ".buildinfo.bak", "searchindex.js")
+
+
+def _remove_file(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:  # not a file Sphinx wrote: its write there fails, saying so
+        pass
 
 
 def fingerprint(release: Path) -> str:
@@ -214,9 +234,3 @@ def fingerprint(release: Path) -> str:
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
 
-
-def read_stamp(path: Path):
-    try:
-        return json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
