@@ -1,5 +1,5 @@
-"""What every subcommand does with a closed, full or abandoned stdout, and a closed stderr
-(crparse/cli/streams.py, the exit-status table in the README).
+"""What every subcommand does with a closed, full or abandoned stdout, a closed stderr, and the
+inputs it could not read (crparse/cli/streams.py, the exit-status table in the README).
 
 The CLI runs in a child: a descriptor closed (`>&-`), /dev/full and a reader gone are the
 process's, not something a test's capture can stand in for."""
@@ -7,6 +7,7 @@ process's, not something a test's capture can stand in for."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,96 @@ def test_a_reader_gone_leaves_the_status_the_command_would_have_had(work, name, 
     done = _reader_gone(*[a.format(**{k: str(v) for k, v in given.items()}) for a in args])
     assert done.returncode == status, done.stderr
     assert "Broken pipe" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+# -- inputs refused or not read: 2 for every command that reads inputs ----------------------------
+
+
+def _can_deny_reading() -> list[str] | None:
+    """A prefix under which a directory of mode 0 cannot be read (root reads it anyway)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search"]
+
+
+READERS = {
+    "parse": lambda paths, out: ["parse", *paths],
+    "lineage": lambda paths, out: ["lineage", *paths, "--json"],
+    "index": lambda paths, out: ["index", *paths, "--db", str(out / "store.sqlite")],
+    "cite-check": lambda paths, out: ["cite-check", *paths, "--cr", str(out / "rel" / "2020-01-01.txt")],
+}
+
+
+@pytest.fixture
+def releases(tmp_path) -> Path:
+    return write_releases(tmp_path / "rel", 2)
+
+
+@pytest.mark.parametrize("command", READERS)
+def test_a_named_file_refused_is_exit_2(releases, tmp_path, command):
+    """lineage and index said the skip and exited 0 (README: 2 for every subcommand)."""
+    notcr = tmp_path / "notcr.bin"
+    notcr.write_bytes(b"\x00\x01\x02 binary\x00")
+    done = crparse(*READERS[command]([str(releases), str(notcr)], tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert str(notcr) in done.stderr
+
+
+@pytest.mark.parametrize("command", ["parse", "lineage", "index"])
+def test_a_document_refused_in_a_walk_is_exit_2(releases, tmp_path, command):
+    (releases / "2020-02-01.txt").write_text("")  # empty: refused
+    done = crparse(*READERS[command]([str(releases)], tmp_path))
+    assert done.returncode == 2 and "2020-02-01.txt: empty input" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", READERS)
+def test_a_named_fifo_is_exit_2_and_one_met_in_a_walk_is_not(releases, tmp_path, command):
+    os.mkfifo(tmp_path / "pipe.txt")
+    os.mkfifo(releases / "walked.txt")
+    done = crparse(*READERS[command]([str(releases)], tmp_path))
+    assert done.returncode in (0, 1) and "walked.txt: skipped: not a regular file (a FIFO)" in done.stderr, done.stderr
+    done = crparse(*READERS[command]([str(releases), str(tmp_path / "pipe.txt")], tmp_path))
+    assert done.returncode == 2 and "pipe.txt: skipped: not a regular file (a FIFO)" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", READERS)
+def test_an_unreadable_directory_in_a_walk_is_exit_2(releases, tmp_path, command):
+    prefix = _can_deny_reading()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: a directory of mode 0 is read anyway")
+    (releases / "sub").mkdir()
+    (releases / "sub").chmod(0)
+    try:
+        args = [sys.executable, "-m", "crparse", *READERS[command]([str(releases)], tmp_path)]
+        done = subprocess.run(prefix + args, check=False, capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    finally:
+        (releases / "sub").chmod(0o755)
+    assert done.returncode == 2 and "a directory that cannot be read" in done.stderr, done.stderr
+
+
+def test_docs_refusals_are_exit_2_and_a_fifo_met_in_a_walk_is_not(releases, tmp_path):
+    """docs said "skipped ..." and exited 0. One build each way (2 s apiece)."""
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(releases / "2020-01-01.txt", one)
+    os.mkfifo(one / "walked.txt")
+    done = crparse("docs", str(one), "-o", str(tmp_path / "site"))
+    assert done.returncode == 0 and "walked.txt: not a regular file (a FIFO)" in done.stderr, done.stderr
+    # the release is built: the runs below build nothing again
+    (tmp_path / "notcr.txt").write_text("Nothing numbered here.\n")
+    done = crparse("docs", str(one), str(tmp_path / "notcr.txt"), "-o", str(tmp_path / "site"))
+    assert done.returncode == 2 and "skipped " + str(tmp_path / "notcr.txt") in done.stderr, done.stderr
+    prefix = _can_deny_reading()
+    if prefix is None:
+        return
+    (one / "sub").mkdir()
+    (one / "sub").chmod(0)
+    try:
+        done = subprocess.run([*prefix, sys.executable, "-m", "crparse", "docs", str(one), "-o", str(tmp_path / "site")],
+                              check=False, capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    finally:
+        (one / "sub").chmod(0o755)
+    assert done.returncode == 2 and "a directory that cannot be read" in done.stderr, done.stderr

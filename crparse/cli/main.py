@@ -249,7 +249,7 @@ def _parse(args) -> int:
             progress.update(n, path)
         if item.skipped:
             _report(progress, f"crparse: {path}: skipped: {item.skipped}")
-            if item.named or item.unread:  # a FIFO met in a walk is no document; a directory not read may hold some
+            if item.refused:
                 status = max(status, exits.REFUSED)
             continue
         try:

@@ -70,6 +70,9 @@ class Report(NamedTuple):
     built: list[Built]
     skipped: list[str]  # "<path>: why" for inputs left out
     out: Path
+    # how many of them were refused or could not be read (exit status 2); the others were passed
+    # over: what a walk met that is no document (a FIFO), a second file of a release already in
+    refused: int = 0
 
 
 Progress = Callable[[str, int, int], None]
@@ -84,7 +87,7 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
     with exclusive(work / "lock", subject=str(out), wait=WAIT, waiting=waiting,
                    busy="another crparse docs is building this site; run again when it ends"):
         _remove_temporaries(out)
-        releases, skipped = _releases(paths, work, progress, force)
+        releases, skipped, refused = _releases(paths, work, progress, force)
         if not releases:
             raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
         dated = [r for r in releases if r.date]
@@ -97,34 +100,38 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
         if len(releases) > 1:
             _write_switcher(releases, out, lineages, dated)
             _build_root(releases, dated, diffs, lineages, out, work, force)
-    return Report(releases, done, skipped, out)
+    return Report(releases, done, skipped, out, refused)
 
 
 # -- releases ---------------------------------------------------------------------------------------
 
 
 def _releases(paths: Sequence[Path], work: Path, progress: Progress | None,
-              force: bool) -> tuple[list[Release], list[str]]:
+              force: bool) -> tuple[list[Release], list[str], int]:
     from crparse.inputs import inputs
     from crparse.parallel import parse_all
 
     skipped: list[str] = []
+    refused = 0
     found: list[tuple[Path, str]] = []
     for item in inputs(paths):
         if item.skipped is not None:
             skipped.append(f"{item.path}: {item.skipped}")
+            refused += item.refused
             continue
         path = Path(item.path)
         try:
             found.append((path, fingerprint(path)))
         except CrparseError as why:
             skipped.append(str(why.located(str(path))))
+            refused += 1
     cache_file = work / "releases.json"
     cache = {} if force else _load(cache_file)
     todo = [(p, sha) for p, sha in found if sha not in cache]
     for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
         if isinstance(doc, CrparseError):
             skipped.append(str(doc))
+            refused += 1
         else:
             cache[sha] = doc[1]
         if progress:
@@ -143,7 +150,7 @@ def _releases(paths: Sequence[Path], work: Path, progress: Progress | None,
         used.add(key)
         releases.append(Release(key, path, sha, info["date"], info["keys"], info["pages"]))
     releases.sort(key=lambda r: (r.date is None, r.date or "", r.key))
-    return releases, skipped
+    return releases, skipped, refused
 
 
 def _summary(doc) -> dict:
