@@ -47,3 +47,9 @@ class SettingError(CommandError):
 
     def located(self, path: str | None) -> SettingError:
         return self
+
+
+class OutputError(CommandError):
+    """Standard output cannot be written (closed, a full disk, a device error). About the run's
+    output, not about any input: a batch stops at the first (every later write would fail the
+    same way), and no file is named."""

@@ -30,6 +30,13 @@ class Input(NamedTuple):
     skipped: str | None = None  # why it is not a document to read, when it is not
     unread: bool = False  # skipped because it could not be read (an error, unlike a FIFO met in a walk)
 
+    @property
+    def refused(self) -> bool:
+        """Whether leaving it out makes the run's exit status 2, whatever the command: it was
+        named, or could not be read (a directory not read may hold documents). A FIFO, a device
+        or a link leading out met in a walk is no document: said, and passed over."""
+        return self.skipped is not None and (self.named or self.unread)
+
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True) -> Iterator[Input]:
     """The files `paths` name, in order. A named path that does not exist is listed as it

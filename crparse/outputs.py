@@ -13,6 +13,7 @@ for a process killed, not for power lost.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -33,7 +34,9 @@ def is_temporary(name: str) -> bool:
 
 
 def replace(path: Path, data: bytes | str) -> None:
-    """Write `data` (str as UTF-8) as `path`, atomically. The directory must exist."""
+    """Write `data` (str as UTF-8) as `path`, atomically. The directory must exist. An OSError
+    names `path`: the temporary it failed on is gone, or never was (a directory in the way, a
+    directory not writable)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -43,16 +46,27 @@ def replace(path: Path, data: bytes | str) -> None:
             fd = os.open(temporary, flags, 0o666)  # the umask applies, as to any file written
         except FileExistsError:
             continue
+        except OSError as err:
+            raise _naming(err, path) from None
         break
     else:
-        raise FileExistsError(f"cannot create a temporary file beside {path}")
+        raise FileExistsError(errno.EEXIST, "cannot create a temporary file beside it", str(path))
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as err:
         temporary.unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise _naming(err, path) from None
         raise
+
+
+def _naming(err: OSError, path: Path) -> OSError:
+    """The same error (the same class, errno and message), about `path`."""
+    if err.errno is None:
+        return err
+    return OSError(err.errno, err.strerror, str(path))  # OSError picks the subclass of the errno
 
 
 @contextlib.contextmanager
@@ -71,7 +85,7 @@ def exclusive(where: Path, *, subject: str, busy: str, wait: float,
         where.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(where, flags, 0o644)
     except OSError as err:
-        raise CrparseError(f"cannot take the lock file {where}: {err.strerror or err}", path=subject) from None
+        raise CrparseError(f"cannot take the lock file {where}: {why_not_made(where, err)}", path=subject) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise CrparseError(f"cannot take the lock file {where}: not a regular file", path=subject)
@@ -95,3 +109,29 @@ def exclusive(where: Path, *, subject: str, busy: str, wait: float,
         yield
     finally:
         os.close(fd)  # the lock goes with the last descriptor of the file
+
+
+def why_not_made(where: Path, err: OSError) -> str:
+    """Why the file or directory `where` could not be made or opened (`err`), in the words of
+    what is in the way: mkdir says "File exists" of a file or a dangling link where a directory
+    of the path goes, and open with O_NOFOLLOW "Too many levels of symbolic links" of a link at
+    the name."""
+    from crparse.inputs import file_kind
+
+    if err.errno in (errno.EEXIST, errno.ENOTDIR, errno.ELOOP):
+        for part in (*reversed(where.parents), where):
+            try:
+                status = os.lstat(part)
+            except OSError:
+                break  # what does not exist yet is made
+            if stat.S_ISLNK(status.st_mode):
+                try:
+                    status = os.stat(part)
+                except OSError:
+                    return f"{part} is a symbolic link that leads nowhere"
+                if part == where:
+                    return f"{part} is a symbolic link (not followed)"
+            kind = file_kind(status.st_mode)
+            if part != where and kind != "a directory":
+                return f"{part} is {kind or 'a file'}, not a directory"
+    return err.strerror or str(err)

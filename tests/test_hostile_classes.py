@@ -63,7 +63,7 @@ def test_lineage_of_a_directory_with_a_bad_file_chains_the_others(tmp_path):
     (folder / "2020-02-01.txt").write_text("")  # empty: refused
     os.mkfifo(folder / "2020-03-01.txt")
     done = crparse_cli("lineage", str(folder), "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr  # the empty file refused, as parse says it
     assert [r["date"] for r in json.loads(done.stdout)["releases"]] == ["2020-01-01", "2020-04-01"]
     said = done.stderr.splitlines()
     assert any("2020-02-01.txt: empty input" in line for line in said)

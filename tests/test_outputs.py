@@ -68,3 +68,94 @@ def test_temporaries_are_told_by_name():
 
     assert is_temporary(".crparse-0123456789ab.tmp")
     assert not is_temporary(".crparse-kept.tmp") and not is_temporary("crparse-0123456789ab.tmp")
+
+
+# -- what a refusal names: the user's file and the real cause ---------------------------------------
+
+
+def test_a_failure_names_the_target_not_the_temporary(tmp_path):
+    """os.replace's error named the temporary (.crparse-<hex>.tmp, gone by the time it was read)
+    first: "crparse: docs: OUT/.crparse/.crparse-894e37e8b398.tmp: Is a directory"."""
+    (tmp_path / "target").mkdir()
+    with pytest.raises(IsADirectoryError) as caught:
+        replace(tmp_path / "target", "x")
+    assert caught.value.filename == str(tmp_path / "target") and caught.value.filename2 is None
+    with pytest.raises(FileNotFoundError) as caught:  # the temporary was never made: its name, too
+        replace(tmp_path / "missing" / "target", "x")
+    assert caught.value.filename == str(tmp_path / "missing" / "target")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
+
+
+@pytest.mark.parametrize("in_the_way, cause", [
+    ("file", "{part} is a file, not a directory"),
+    ("dangling link", "{part} is a symbolic link that leads nowhere"),
+    ("fifo", "{part} is a FIFO, not a directory"),
+])
+def test_a_lock_under_something_not_a_directory_says_what_is_in_the_way(tmp_path, in_the_way, cause):
+    """`--db FILE/store.sqlite` said "cannot take the lock file ...: File exists" (mkdir's word
+    for a file where a directory goes)."""
+    from crparse.errors import CrparseError
+    from crparse.outputs import exclusive
+
+    part = tmp_path / "part"
+    if in_the_way == "file":
+        part.write_text("x")
+    elif in_the_way == "fifo":
+        os.mkfifo(part)
+    else:
+        part.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(CrparseError) as caught, exclusive(part / "deeper" / ".lock", subject="the store", busy="", wait=0):
+        pass
+    message = str(caught.value)
+    assert message.startswith("the store: cannot take the lock file") and "File exists" not in message, message
+    assert message.endswith(cause.format(part=part)), message
+
+
+def test_a_lock_file_that_is_a_link_says_so(tmp_path):
+    from crparse.errors import CrparseError
+    from crparse.outputs import exclusive
+
+    (tmp_path / "elsewhere").write_text("not ours")
+    (tmp_path / ".lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(CrparseError) as caught, exclusive(tmp_path / ".lock", subject="s", busy="", wait=0):
+        pass
+    assert "is a symbolic link (not followed)" in str(caught.value)
+    assert (tmp_path / "elsewhere").read_text() == "not ours"
+
+
+def test_the_cli_names_the_users_file(tmp_path):
+    import subprocess
+    import sys
+
+    from small_releases import write_releases
+
+    release = write_releases(tmp_path / "rel", 1) / "2020-01-01.txt"
+    from crparse.site.release import fingerprint
+
+    summary = tmp_path / "out" / ".crparse" / "summaries" / f"{fingerprint(release)}.json"
+    summary.mkdir(parents=True)  # where the site's cache of the release goes
+    run = {"check": False, "capture_output": True, "text": True, "timeout": 120, "env": os.environ | {"CRPARSE_JOBS": "1"}}
+    done = subprocess.run([sys.executable, "-m", "crparse", "docs", str(release), "-o", str(tmp_path / "out")], **run)
+    assert done.returncode == 2 and ".crparse-" not in done.stderr, done.stderr
+    assert done.stderr == f"crparse: docs: {summary}: Is a directory\n"
+    done = subprocess.run([sys.executable, "-m", "crparse", "index", str(release), "--db", f"{release}/store.sqlite"], **run)
+    assert done.returncode == 2 and "File exists" not in done.stderr, done.stderr
+    assert done.stderr.rstrip().endswith(f"{release} is a file, not a directory"), done.stderr
+
+
+def test_emit_pytest_names_the_test_file_and_what_is_in_the_way(tmp_path, capsys):
+    """--emit-pytest named DIR and "File exists" for a DIR that is a link leading nowhere, and DIR
+    with "Is a directory" for a directory where the test file goes."""
+    from small_releases import write_releases
+
+    from crparse.cli.main import main
+
+    release = write_releases(tmp_path / "rel", 1) / "2020-01-01.txt"
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    assert main(["examples", str(release), "--emit-pytest", str(tmp_path / "dangling")]) == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"{tmp_path / 'dangling'} is a symbolic link that leads nowhere"), err
+    (tmp_path / "tests" / "test_examples_2020_01_01.py").mkdir(parents=True)
+    assert main(["examples", str(release), "--emit-pytest", str(tmp_path / "tests")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"crparse: {tmp_path / 'tests' / 'test_examples_2020_01_01.py'}: ") and "Is a directory" in err, err

@@ -99,14 +99,15 @@ def run_index(args) -> int:
         finally:
             db.close()
 
-    for message in report.refused:
+    for message in report.passed_over + report.refused:
         say(f"crparse: {message}")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
     changed = f"{len(report.added)} release(s) added, {report.known} already stored, {report.aligned} pair(s) aligned"
     lineage = f"{report.lineages} lineages" if report.lineages is not None else "lineage unchanged"
     print(printable(f"{path}: {changed}, {lineage}"))
-    return exits.REFUSED if report.refused and not report.added and not report.known else exits.OK
+    # as every command that reads inputs: one refused or not read is 2, the others still stored
+    return exits.REFUSED if report.refused else exits.OK
 
 
 def run_history(args) -> int:
@@ -206,16 +207,19 @@ def run_lineage(args) -> int:
 
     from crparse.cli.main import report
 
-    docs, readable = [], []
+    docs, readable, status = [], [], exits.OK
     for item in inputs(args.paths):
         if item.skipped is None:
             readable.append(item.path)
         else:
             report(f"crparse: {item.path}: skipped: {item.skipped}")
-    # One file refused is said and left out; the others still make the lineage.
+            if item.refused:
+                status = exits.REFUSED
+    # One file refused is said and left out (and makes the status 2); the others still make the lineage.
     for doc in parse_all(readable):
         if isinstance(doc, CrparseError):
             report(f"crparse: {doc}")
+            status = exits.REFUSED
         elif doc.effective_date:
             docs.append(doc)
         else:
@@ -236,4 +240,4 @@ def run_lineage(args) -> int:
                           for k, runs in result.stale_numbers().items()},
     }
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-    return exits.OK
+    return status

@@ -56,7 +56,7 @@ def run_docs(args) -> int:
     built = [b for b in result.built if not b.skipped]
     print(f"{out}: {len(result.releases)} release{'s' * (len(result.releases) != 1)} "
           f"({len(built)} built, {len(result.built) - len(built)} unchanged); open {out / 'index.html'}")
-    return exits.OK
+    return exits.REFUSED if unread or result.refused else exits.OK
 
 
 def _stored(db: str | None) -> tuple[list[Path], list[str]]:

@@ -50,8 +50,11 @@ def run_examples_command(args) -> int:
         try:
             written = write_tests(Path(args.emit_pytest), doc, results, date)
         except OSError as err:  # a parent that is a file, no permission, a full disk
-            raise CrparseError(f"--emit-pytest: cannot write the tests: {err.strerror or err}",
-                               path=args.emit_pytest) from None
+            from crparse.outputs import why_not_made
+
+            where = err.filename or args.emit_pytest  # the test file, or the directory not made
+            raise CrparseError(f"--emit-pytest: cannot write the tests: {why_not_made(Path(where), err)}",
+                               path=where) from None
         print(f"crparse: wrote {written}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))

@@ -1,7 +1,8 @@
 """The command line: a thin layer over the library API.
 
 Exit statuses are in crparse/cli/exits.py. Every subcommand runs inside one guard: an error
-crparse raises on purpose is one line and status 2, anything else one line and status 3.
+crparse raises on purpose is one line and status 2, anything else one line and status 3. What a
+closed, full or abandoned stdout does, whatever the command: crparse/cli/streams.py.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import crparse
-from crparse.cli import corpus, diff, docs, examples, exits, refs
+from crparse.cli import corpus, diff, docs, examples, exits, refs, streams
 from crparse.dates import FORMS, period
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, OutputError
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
 from crparse.limits import check_settings
@@ -89,6 +90,23 @@ def run() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with streams.guarded() as unwritable:
+        if unwritable:  # before any work: print() would drop every line, and the status say nothing of it
+            report(f"crparse: cannot write to standard output: {unwritable}")
+            return exits.REFUSED
+        try:
+            try:
+                return _main(argv)
+            finally:
+                # what is still buffered is written inside the guard: as Python exits, a failure
+                # is a traceback-like "Exception ignored" and status 120
+                sys.stdout.flush()
+        except OutputError as err:  # also from --help or --version, which argparse writes
+            report(f"crparse: {err}")
+            return exits.REFUSED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _utf8_output()
     args = build_parser().parse_args(argv)
     errors, warnings = check_settings(os.environ)
@@ -115,9 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return exits.REFUSED
     try:
         return args.run(args)
-    except BrokenPipeError:  # `crparse parse ... | head`
-        sys.stderr.close()
-        return exits.OK
     except KeyboardInterrupt:
         return exits.INTERRUPTED
     except CrparseError as err:
@@ -152,7 +167,8 @@ def report(message: str) -> None:
     characters or bytes that are not UTF-8 (see crparse.writers.summary.printable)."""
     from crparse.writers.summary import printable
 
-    print(printable(message), file=sys.stderr)
+    if sys.stderr is not None:  # print(file=None) would write the message into stdout, the output
+        print(printable(message), file=sys.stderr)
 
 
 # What stdout writes for a lone surrogate that reached it (text from a reader that escapes one;
@@ -233,7 +249,7 @@ def _parse(args) -> int:
             progress.update(n, path)
         if item.skipped:
             _report(progress, f"crparse: {path}: skipped: {item.skipped}")
-            if item.named or item.unread:  # a FIFO met in a walk is no document; a directory not read may hold some
+            if item.refused:
                 status = max(status, exits.REFUSED)
             continue
         try:
@@ -242,12 +258,12 @@ def _parse(args) -> int:
                 _write(encode(doc, crparse.references(doc), indent=None if several else 2))
             else:
                 print(summary(doc, verbose=args.verbose))
+        except OutputError:  # every later file would fail the same way: the batch ends here
+            raise
         except CrparseError as err:
             err.located(path)
             _report(progress, f"crparse: {err}")
             status = max(status, exits.REFUSED)
-        except BrokenPipeError:
-            raise
         except Exception as err:  # noqa: BLE001 - one file's bug, even in writing it out, must not stop the batch
             _report(progress, internal_error(path, err))
             status = exits.INTERNAL

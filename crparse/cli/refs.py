@@ -205,7 +205,7 @@ def run_cite_check(args) -> int:
     for item in inputs(args.files, editions=False):
         if item.skipped:
             _report(f"crparse: {item.path}: skipped: {item.skipped}")
-            if item.named or item.unread:
+            if item.refused:
                 status = exits.REFUSED
             continue
         try:

@@ -81,6 +81,9 @@ class Report(NamedTuple):
     skipped: list[str]  # "<path>: why" for inputs left out
     out: Path
     warnings: list[str]  # "<path>: why" for what an earlier build left that was not used (a cache built again)
+    # how many inputs were refused or could not be read (exit status 2); the others were passed
+    # over: what a walk met that is no document (a FIFO), a second file of a release already in
+    refused: int = 0
 
 
 Progress = Callable[[str, int, int], None]
@@ -97,14 +100,14 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
     notes: list[str] = []
     with exclusive(work / "lock", subject=str(out), wait=WAIT, waiting=waiting,
                    busy="another crparse docs is building this site; run again when it ends"):
-        releases, skipped = _releases(paths, out, work, progress, force, notes)
+        releases, skipped, refused = _releases(paths, out, work, progress, force, notes)
         if not releases:
             raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
         _remove_temporaries(out, work, releases)
         dated = [r for r in releases if r.date]
         diffs, wrong = _diffs(dated, work, progress, force, notes)
         if wrong:  # a cached summary the releases' own diff contradicts: those releases parsed again
-            releases, skipped = _releases(paths, out, work, progress, force, notes, distrust=wrong)
+            releases, skipped, refused = _releases(paths, out, work, progress, force, notes, distrust=wrong)
             dated = [r for r in releases if r.date]
             diffs, wrong = _diffs(dated, work, progress, force, notes)
             if wrong:
@@ -118,27 +121,33 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
         if len(releases) > 1:
             _write_switcher(releases, out, lineages, dated)
             _build_root(releases, dated, diffs, lineages, out, work, force)
-    return Report(releases, done, skipped, out, notes)
+    return Report(releases, done, skipped, out, notes, refused)
 
 
 # -- releases ---------------------------------------------------------------------------------------
 
 
-def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress | None, force: bool,
-              notes: list[str], distrust: frozenset[str] | set[str] = frozenset()) -> tuple[list[Release], list[str]]:
+def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress | None, force: bool, notes: list[str],
+              distrust: frozenset[str] | set[str] = frozenset()) -> tuple[list[Release], list[str], int]:
     """The releases `paths` name, each with its summary (cached, or parsed now: always for the
-    sha256s in `distrust`), and the inputs left out with why."""
+    sha256s in `distrust`), the inputs left out with why, and how many of those were refused."""
     from crparse.parallel import parse_all
 
     skipped: list[str] = []
+    refused = 0
     found: list[tuple[Path, str]] = []
     first: dict[str, Path] = {}  # sha256 -> the input it was first read from
     for item in _inputs(paths, out, skipped):
+        if item.skipped is not None:
+            skipped.append(f"{item.path}: {item.skipped}")
+            refused += item.refused
+            continue
         path = Path(item.path)
         try:
             sha = fingerprint(path)
         except CrparseError as why:
             skipped.append(str(why.located(str(path))))
+            refused += 1
             continue
         if sha in first:  # the same bytes under another name: one release, built once
             skipped.append(f"{path}: the same text as {first[sha]}; built once, as that")
@@ -156,12 +165,13 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
     for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
         if isinstance(doc, CrparseError):
             skipped.append(str(doc))
+            refused += 1
         else:
             cache[sha] = doc[1]
             _save_summary(folder / f"{sha}.json", doc[1])
         if progress:
             progress("parse", done, len(todo))
-    return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped
+    return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped, refused
 
 
 def _named(found: list[tuple[Path, str, dict]], skipped: list[str]) -> list[Release]:
@@ -207,7 +217,7 @@ def _inputs(paths: Sequence[Path], out: Path, skipped: list[str]) -> Iterator:
                         skipped.append(f"{where}: {verdicts[where]}")
                     continue
             if item.skipped is not None:
-                skipped.append(f"{item.path}: {item.skipped}")
+                yield item  # said, and counted, by the caller
                 continue
             real = _real(Path(item.path))
             if real in seen:  # the same file given twice (or named, and in a directory given)

@@ -41,7 +41,8 @@ Progress = Callable[[str, int, int], None]  # stage, done, total
 class Report:
     added: list[str] = field(default_factory=list)  # paths parsed and stored
     known: int = 0  # files already in the store
-    refused: list[str] = field(default_factory=list)  # one-line messages
+    refused: list[str] = field(default_factory=list)  # one-line messages: inputs refused or not read (exit status 2)
+    passed_over: list[str] = field(default_factory=list)  # what a walk met that is no document (a FIFO): said only
     undated: list[str] = field(default_factory=list)
     aligned: int = 0  # pairs of releases aligned in this run
     lineages: int | None = None  # lineages written (None: nothing changed)
@@ -97,7 +98,7 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         if item.skipped is None:
             files.append(item)
         else:  # a FIFO, a device, a link out of the directory: said, never opened
-            report.refused.append(f"{item.path}: skipped: {item.skipped}")
+            (report.refused if item.refused else report.passed_over).append(f"{item.path}: skipped: {item.skipped}")
     dated_releases(db)  # a store of too many releases, or of dates that are not text, is refused
     known = {sha for (sha,) in rows(db, "SELECT sha256 FROM releases", types=(TEXT,), what="a release")}
     stored_at: dict[str, list[tuple[int, str]]] = {}
