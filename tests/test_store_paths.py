@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from small_releases import release_of, releases, write_releases
 
 from crparse.errors import CrparseError
 from crparse.store import connect
 from crparse.store.index import index, stored_bytes
 from crparse.store.query import release_file
-from small_releases import release_of, releases, write_releases
 
 
 def _paths(db) -> dict[str, str]:
