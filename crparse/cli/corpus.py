@@ -103,7 +103,9 @@ def run_index(args) -> int:
         say(f"crparse: {message}")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
-    changed = f"{len(report.added)} release(s) added, {report.known} already stored, {report.aligned} pair(s) aligned"
+    moved = f" ({report.moved} found at a new path, recorded)" if report.moved else ""
+    changed = (f"{len(report.added)} release(s) added, {report.known} already stored{moved}, "
+               f"{report.aligned} pair(s) aligned")
     lineage = f"{report.lineages} lineages" if report.lineages is not None else "lineage unchanged"
     print(printable(f"{path}: {changed}, {lineage}"))
     # as every command that reads inputs: one refused or not read is 2, the others still stored

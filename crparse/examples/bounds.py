@@ -30,11 +30,40 @@ MAX_PLAYERS = 50
 MAX_SENTENCE = 600
 MAX_EXAMPLE_TEXT = 1_500
 
-# The distinct sentences the grammar reads of one document's examples, in characters: the most in
-# the corpus is 11,504 (2012-02-01: 162 sentences, ~2 s), and Earley reads the costliest templates
-# (chains of clauses) at ~0.45 ms a character, so a document stays within ~10 s however many
-# examples it holds.
+# What the examples of one document may cost, counted in characters of distinct sentences the
+# grammar reads (the unit: Earley reads the costliest templates, chains of clauses, at ~0.45 ms a
+# character): the most in the corpus is 16,765 (2026-01-16: 185 sentences of 12,270 characters and
+# their parses, 15,970; the preparation and runs of its 276 examples, 795), so a document stays
+# within ~10 s however many examples it holds.
 MAX_DOCUMENT_TEXT = 20_000
+
+# Earley's cost of a parse before its first character: it predicts every template at the start
+# and again after each word, ~8 ms (a sentence of one capital letter took 8 ms, one of five 9-10
+# ms). Charged for each distinct sentence besides its characters: charged its characters alone,
+# 4,500 examples of five characters ("AB CD.") took over 30 s within the budget.
+PARSE_COST = 20
+
+# The runner's work, in the same unit. Each fact played, each game built and each copy of it
+# (some outcomes are checked on a copy of the game for each player) counts the seats of the game
+# (a "seat step": ~0.05 ms at 50 seats); the seating search counts the seats it tries (0.25 s for
+# its 100,000). When only the grammar was charged, 2,800 examples of twelve 50-player landwalk
+# outcomes, each with one new sentence, ran past 120 s of CPU within the budget (now 6 s).
+SEAT_STEPS_PER_CHARACTER = 5
+SEATS_TRIED_PER_CHARACTER = 180
+# A run's own cost, whatever its game: ~2 ms.
+RUN_COST = 5
+
+# An example's text prepared for the grammar (typography, quotes, the lexicon's 50 patterns, the
+# sentence split), before Earley reads any of it: ~1.5 us a character (0.1 ms for a short one),
+# counted in the same unit, at least one an example. Uncounted, 2.9 MB of examples whose words no
+# template has cost 6 s.
+PREPARED_PER_CHARACTER = 300
+
+
+def run_cost(seat_steps: int, seats_tried: int) -> int:
+    """A run of the model, in characters of sentences (MAX_DOCUMENT_TEXT's unit)."""
+    return RUN_COST + -(-seat_steps // SEAT_STEPS_PER_CHARACTER) + -(-seats_tried // SEATS_TRIED_PER_CHARACTER)
+
 
 # One quote, as the card grammar sees it (the longest card text quoted is under 200 characters).
 MAX_QUOTE = 600

@@ -55,12 +55,16 @@ _KEYWORD = re.compile(r"[a-z]+walk")
 
 
 def _may_parse(sentence: str) -> bool:
+    """Whether Earley may read the sentence: every lower-case word in it is one the templates spell
+    out, and there is one at least (every template spells out one: a sentence of capitals, digits
+    or punctuation alone cannot parse, and a failed parse costs ~8 ms however short the sentence)."""
     words, free = _vocabulary()
     for marker in free:
         at = sentence.find(f" {marker} ")
         if at >= 0:
             sentence = sentence[:at + len(marker) + 1]
-    return all(w in words or _KEYWORD.fullmatch(w) for w in _WORD.findall(sentence))
+    found = _WORD.findall(sentence)
+    return bool(found) and all(w in words or _KEYWORD.fullmatch(w) for w in found)
 
 
 @lru_cache(maxsize=8192)
@@ -634,27 +638,38 @@ _KINDS = {"card"}
 
 
 class DocumentBudget:
-    """What the grammar may read of one document's examples: MAX_DOCUMENT_TEXT characters of
-    distinct sentences. Each example is bounded, but a document may hold thousands (Earley reads
-    ~0.4 ms a character: 40 distinct examples of 1,500 characters took 27 s). A sentence counts
-    once however often the document repeats it, and whatever this process read before, so
-    which examples run does not depend on what else was read."""
+    """What one document's examples may cost: bounds.MAX_DOCUMENT_TEXT, in characters of sentences
+    the grammar reads. Each example is bounded, but a document may hold thousands (Earley reads
+    ~0.4 ms a character: 40 distinct examples of 1,500 characters took 27 s). Each distinct
+    sentence Earley reads costs its characters and PARSE_COST (a parse costs that much before its
+    first character), once however often the document repeats it, and whatever this process read
+    before, so which examples run does not depend on what else was read. Each example read costs
+    the preparation of its text (bounds.PREPARED_PER_CHARACTER), each example run the model's work
+    on its game (bounds.run_cost)."""
 
     def __init__(self, limit: int | None = None):
         self.limit = bounds.MAX_DOCUMENT_TEXT if limit is None else limit
         self.read: set[str] = set()
         self.spent = 0
 
-    def charge(self, sentences: tuple[str, ...]) -> None:
+    def charge(self, sentences: tuple[str, ...], prepared: int = 0) -> None:
+        """`sentences`: those Earley read for an example; `prepared`: the characters of text
+        prepared for it (its own, and the example before it for "In the same game")."""
+        self.spent += -(-prepared // bounds.PREPARED_PER_CHARACTER)
         for sentence in sentences:
             if sentence not in self.read:
                 self.read.add(sentence)
-                self.spent += len(sentence)
+                self.spent += bounds.PARSE_COST + len(sentence)
+
+    def charge_run(self, cost: int) -> None:
+        self.spent += cost
 
     def check(self) -> None:
         if self.spent > self.limit:
-            raise Unsupported(f"the document's examples up to this one have {self.spent:,} characters of sentences "
-                              f"for the grammar, over the {self.limit:,} it reads in one document")
+            raise Unsupported(f"the document's examples up to this one cost {self.spent:,} characters of sentences "
+                              f"for the grammar (each parse counting {bounds.PARSE_COST} more; each example's text "
+                              f"prepared and each run of the model count too), over the {self.limit:,} it reads in one "
+                              "document")
 
 
 def read(text: str, previous: str | None = None, budget: DocumentBudget | None = None) -> Scenario:
@@ -664,9 +679,9 @@ def read(text: str, previous: str | None = None, budget: DocumentBudget | None =
     this example and every later one are Unsupported (the overshoot: one example's bounds)."""
     if budget is not None:
         budget.check()
-    found, sentences = _cached(text, previous)
+    found, sentences, prepared = _cached(text, previous)
     if budget is not None:
-        budget.charge(sentences)
+        budget.charge(sentences, prepared)
         budget.check()
     if isinstance(found, Unsupported):
         raise Unsupported(found.reason)
@@ -674,22 +689,24 @@ def read(text: str, previous: str | None = None, budget: DocumentBudget | None =
 
 
 @lru_cache(maxsize=4096)
-def _cached(text: str, previous: str | None) -> tuple[Scenario | Unsupported, tuple[str, ...]]:
+def _cached(text: str, previous: str | None) -> tuple[Scenario | Unsupported, tuple[str, ...], int]:
     """read, remembered: most examples are printed word for word in release after release. With
-    it, the sentences the grammar read for it (a cache hit costs the budget what the miss did)."""
+    it, the sentences the grammar read for it and the characters of text prepared (a cache hit
+    costs the budget what the miss did)."""
     sentences: list[str] = []
+    prepared: list[int] = []
     try:
-        return _joined(text, previous, sentences), tuple(sentences)
+        return _joined(text, previous, sentences, prepared), tuple(sentences), sum(prepared)
     except Unsupported as why:
-        return why, tuple(sentences)
+        return why, tuple(sentences), sum(prepared)
 
 
-def _joined(text: str, previous: str | None, sentences: list[str]) -> Scenario:
-    scenario = _read(text, sentences)
+def _joined(text: str, previous: str | None, sentences: list[str], prepared: list[int]) -> Scenario:
+    scenario = _read(text, sentences, prepared)
     if any(f.kind == "same-game" for f in scenario.setup + scenario.steps if isinstance(f, Fact)):
         if previous is None:
             raise Unsupported("\"In the same game\" with no example before it")
-        before = _read(previous, sentences)
+        before = _read(previous, sentences, prepared)
         shift = len(before.quotes)
         carried = tuple(f for f in before.steps if isinstance(f, Fact) and f.kind in ("controls", "defines-card"))
         steps = tuple(_requoted(f, shift) for f in scenario.steps if not (isinstance(f, Fact) and f.kind == "same-game"))
@@ -704,11 +721,13 @@ def _requoted(f, shift: int):
     return Fact(f.kind, tuple((k, v + shift if k == "quote" and v is not None else v) for k, v in f.args), f.negated, f.sentence)
 
 
-def _read(text: str, sentences: list[str]) -> Scenario:
-    """`sentences`: receives each sentence the grammar reads."""
+def _read(text: str, sentences: list[str], prepared_lengths: list[int]) -> Scenario:
+    """`sentences`: receives each sentence the grammar reads; `prepared_lengths`: the length of
+    the text prepared."""
     if len(text) > _MAX_EXAMPLE_INPUT:
         raise Unsupported(f"the example is {len(text):,} characters long, over the {_MAX_EXAMPLE_INPUT:,} an example "
                           "may have")
+    prepared_lengths.append(len(text))
     prepared = prepare(text)
     setup: list[Fact] = []
     steps: list[Fact | Branch] = []

@@ -29,6 +29,16 @@ class Failed(AssertionError):
 
 
 @dataclass
+class Work:
+    """What a run cost, counted as it goes (a run that ends in an error has cost it too): each fact
+    played, each game built and each copy of it counts the seats of the game (`seat_steps`); the
+    seating search, the seats it tried (bounds.run_cost weighs them)."""
+
+    seat_steps: int = 0
+    seats_tried: int = 0
+
+
+@dataclass
 class Outcome:
     status: str  # passed, failed, unsupported
     reason: str | None = None
@@ -36,10 +46,11 @@ class Outcome:
     assumed: list[str] = field(default_factory=list)
 
 
-def run(scenario: Scenario, rules_date: str, factory=None) -> Outcome:
+def run(scenario: Scenario, rules_date: str, factory=None, work: Work | None = None) -> Outcome:
+    """`work`: counts what the run costs (a document's examples are charged it)."""
     if factory is None:
         from crparse.model.game import new_game as factory
-    run = _Run(scenario, rules_date, factory)
+    run = _Run(scenario, rules_date, factory, work)
     try:
         run.start()
         run.play(scenario.steps)
@@ -56,8 +67,9 @@ _VARIANTS = {"two-headed giant", "emperor", "grand melee", "alternating teams", 
 
 
 class _Run:
-    def __init__(self, scenario: Scenario, rules_date: str, factory):
+    def __init__(self, scenario: Scenario, rules_date: str, factory, work: Work | None = None):
         self.s = scenario
+        self.work = work if work is not None else Work()
         self.date = rules_date
         self.factory = factory
         self.checked = 0
@@ -112,12 +124,24 @@ class _Run:
         from crparse.model.protocol import GameConfig
 
         try:
-            self.game = self.factory(GameConfig(rules_date=self.date, **config))
+            self.game = self._built(self.factory(GameConfig(rules_date=self.date, **config)))
         except (ValueError, TypeError) as err:
             raise NotModelled(f"the engine refuses this setup: {err}") from None
 
+    def _built(self, game):
+        self.work.seat_steps += len(game.players())
+        return game
+
+    def _copy(self):
+        """A copy of the game, to check an outcome on without changing it."""
+        return self._built(copy.deepcopy(self.game))
+
+    def _step(self) -> None:
+        if hasattr(self, "game"):
+            self.work.seat_steps += len(self.game.players())
+
     def _free_for_all(self, facts: list[Fact], count: int | None) -> None:
-        from crparse.model.table import Relation, SeatingError, arrange
+        from crparse.model.table import Relation, SearchBudget, SeatingError, arrange
 
         everyone = next((f["range"] for f in facts if f.kind == "everyone-range"), None)
         per: dict[str, int | None] = {}
@@ -160,10 +184,13 @@ class _Run:
         if everyone is None and not per and any(r.kind.endswith("in_range") for r in relations):
             ranges = 1
             self.assumed.append("range of influence 1 for every player (the example states who is in whose range)")
+        search = SearchBudget()
         try:
-            order, seat_ranges = arrange(relations, named=named, ranges=ranges, total=count)
+            order, seat_ranges = arrange(relations, named=named, ranges=ranges, total=count, search=search)
         except SeatingError as err:
             raise NotModelled(f"no seating satisfies the example: {err}") from None
+        finally:
+            self.work.seats_tried += search.tried
         if count is None and len(order) > len(named):
             self.assumed.append(f"{len(order)} players ({len(order) - len(named)} unnamed)")
         for n in named:
@@ -228,8 +255,9 @@ class _Run:
         first = named[0] if named else "Player 1"
         for n in range(5, 40):
             players = [first] + [f"Player {i}" for i in range(2, n + 1)]
-            probe = self.factory(GameConfig(players=players[:-1], variant="grand melee", rules_date=self.date))
-            game = self.factory(GameConfig(players=players, variant="grand melee", rules_date=self.date))
+            probe = self._built(self.factory(GameConfig(players=players[:-1], variant="grand melee",
+                                                        rules_date=self.date)))
+            game = self._built(self.factory(GameConfig(players=players, variant="grand melee", rules_date=self.date)))
             if probe.turn_markers() < game.turn_markers():
                 break
         self.assumed.append(f"{n} players")
@@ -324,7 +352,7 @@ class _Run:
         if kind != land:
             raise NotModelled(f"{keywords[0]} and a {land}")
         for holder in self.game.players():
-            game = copy.deepcopy(self.game)
+            game = self._copy()
             game.create(land, holder, types=["Land"], subtypes=[land])
             unblockable = game.landwalk_unblockable(oid, attacked, land)
             self.check(unblockable == (holder == player),
@@ -462,7 +490,7 @@ class _Run:
         need = f["life"]
 
         def upkeep_at(total: int) -> tuple[int, bool]:
-            game = copy.deepcopy(self.game)
+            game = self._copy()
             game.lose_life(player, game.team_life(team) - total) if game.team_life(team) > total else \
                 game.gain_life(player, total - game.team_life(team))
             game.upkeep(player)
@@ -501,7 +529,7 @@ class _Run:
         attacker, team = "Player A1", [p for p in self.game.players() if self.game.team_of(p) != "A"]
         creature = self.game.creature(attacker, keywords=[f["keyword"]])
         for holder in team:
-            game = copy.deepcopy(self.game)
+            game = self._copy()
             game.create(land, holder, types=["Land"], subtypes=[land])
             self.check(game.landwalk_unblockable(creature, team[0], land),
                        f"with {holder} controlling a {land}, the creature can be blocked (the example: it cannot)")
@@ -582,13 +610,14 @@ class _Run:
                     isinstance(steps[i + 1], Fact) and steps[i + 1].kind == "puts-from-library":
                 self.put_from_library = steps[i + 1]["card"]
             if isinstance(step, Branch):
-                saved = (copy.deepcopy(self.game), self.last, self.result, dict(self.before))
+                saved = (self._copy(), self.last, self.result, dict(self.before))
                 self.play(step.steps)
                 self.game, self.last, self.result, self.before = saved
                 continue
             handler = getattr(self, "do_" + step.kind.replace("-", "_"), None)
             if handler is None:
                 raise NotModelled(f"no model yet for \"{step.kind}\" (sentence {step.sentence + 1})")
+            self._step()
             try:
                 handler(step)
             except ValueError as refused:  # the engine refuses what the sentence asks: it cannot hold
@@ -947,7 +976,7 @@ class _Run:
     def do_upkeep_win_threshold(self, f: Fact) -> None:
         player, team = self.last, self.game.team_of(self.last)
         for total, wins in ((f["life"] - 1, False), (f["life"], True)):
-            game = copy.deepcopy(self.game)
+            game = self._copy()
             game.set_life(player, total) if False else game.lose_life(player, game.team_life(team) - total) \
                 if game.team_life(team) > total else game.gain_life(player, total - game.team_life(team))
             game.upkeep(player)

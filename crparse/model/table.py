@@ -495,11 +495,15 @@ def _holds(rel: Relation, pos: Mapping[str, int], n: int, ranges: Mapping[str, i
 SEARCH_BUDGET = 100_000
 
 
-class _Budget:
-    def __init__(self, steps: int):
+class SearchBudget:
+    """The seats one `arrange` call may try; `tried` says how many it did (what the search cost)."""
+
+    def __init__(self, steps: int = SEARCH_BUDGET):
         self.left = steps
+        self.tried = 0
 
     def spend(self) -> None:
+        self.tried += 1
         self.left -= 1
         if self.left < 0:
             raise SeatingError("the search for a seating gave up after trying "
@@ -508,7 +512,7 @@ class _Budget:
 
 def _first_seating(first: str, rest: Sequence[str], n: int, due: Sequence[Sequence[Relation]],
                    ranges: Mapping[str, int | None], top: int, increasing: bool,
-                   budget: _Budget) -> tuple[int, ...] | None:
+                   budget: SearchBudget) -> tuple[int, ...] | None:
     """The first (in lexicographic order) seats for ``rest``, ``first`` at seat 0, whose highest is
     ``top``, every relation holding; with ``increasing``, only seats in the order of ``rest``.
     ``due[i]``: the relations whose players are all seated once ``rest[i]`` is. A depth-first
@@ -551,7 +555,7 @@ def _first_seating(first: str, rest: Sequence[str], n: int, due: Sequence[Sequen
 def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
             ranges: Mapping[str, int | None] | int | None = None,
             total: int | None = None, min_total: int = 4, max_total: int = 12,
-            filler: str = "Player {}") -> tuple[list[str], dict[str, int | None]]:
+            filler: str = "Player {}", search: SearchBudget | None = None) -> tuple[list[str], dict[str, int | None]]:
     """Seat the named players so that every relation holds, adding anonymous filler players.
 
     Examples often leave the number of players unstated although their claims hold only with four
@@ -560,7 +564,8 @@ def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
     appearance) takes seat 0; among several seatings the one that keeps the named players in order
     of appearance, closest together, is chosen, so the result is deterministic: seats in order of
     appearance before any other, then the lowest highest seat, then the first in lexicographic
-    order.  The search stops after SEARCH_BUDGET tries (SeatingError).
+    order.  The search stops after SEARCH_BUDGET tries (SeatingError); ``search``, when given,
+    holds the budget and says how many seats were tried.
 
     ``ranges`` gives per-player ranges (int for everyone; unnamed fillers get that common value or,
     with a mapping, the value for ``"*"`` if present).  Returns (turn order, ranges per seat).
@@ -578,7 +583,7 @@ def arrange(relations: Iterable[Relation], *, named: Sequence[str] = (),
         common = ranges.get("*")
         per_named = {k: v for k, v in ranges.items() if k != "*"}
     named_ranges = {p: per_named.get(p, common) for p in names}
-    budget = _Budget(SEARCH_BUDGET)
+    budget = search if search is not None else SearchBudget()
     sizes = [total] if total is not None else range(max(min_total, len(names)), max_total + 1)
     for n in sizes:
         if n < len(names):

@@ -44,6 +44,7 @@ class Report:
     refused: list[str] = field(default_factory=list)  # one-line messages: inputs refused or not read (exit status 2)
     passed_over: list[str] = field(default_factory=list)  # what a walk met that is no document (a FIFO): said only
     undated: list[str] = field(default_factory=list)
+    moved: int = 0  # releases already stored, their path updated to where their file is now
     aligned: int = 0  # pairs of releases aligned in this run
     lineages: int | None = None  # lineages written (None: nothing changed)
 
@@ -67,6 +68,21 @@ def stored_bytes(db: sqlite3.Connection, release: int) -> bytes:
     if row is None:
         raise CrparseError(f"no release {release} in the store")
     path, sha = from_db_path(row[0]), row[1]
+    try:
+        return _bytes_at(path, sha)
+    except CrparseError as why:
+        if os.path.isabs(path):
+            raise
+        # stores written before paths were kept absolute hold them as `index` was given them:
+        # they read only from the directory it ran in, which the store does not know
+        raise CrparseError(f"{why.message} (the store holds this path relative to the directory `crparse index` "
+                           "ran in, not to this one: run `crparse index` on the releases again, from anywhere, to "
+                           "store where they are)", path=path) from None
+
+
+def _bytes_at(path: str, sha: str) -> bytes:
+    """The bytes of the file at `path` if they are the bytes stored as `sha`; refused otherwise,
+    saying why."""
     # The path is the store's word, not the user's. read_regular opens no FIFO or device; a file
     # the kernel makes up (/proc/self/environ, /sys) passes for a regular file of 0 bytes, and a
     # release is never empty: none is opened.
@@ -87,6 +103,27 @@ def stored_bytes(db: sqlite3.Connection, release: int) -> bytes:
     return raw
 
 
+def _holds(path: str, sha: str) -> bool:
+    try:
+        _bytes_at(path, sha)
+    except CrparseError:
+        return False
+    return True
+
+
+def stored_path(path: str) -> str:
+    """Where a release is, as the store keeps it: absolute, so that every command finds it from
+    any directory (the default store is shared by all of them). The directories are resolved as
+    the kernel resolves them (`..` after a link to a directory leads where the link leads); the
+    file's own name is kept, a link among the releases stored as the link: reading it again
+    follows it and checks the bytes (stored_bytes), whatever it leads to then."""
+    head, name = os.path.split(path)
+    try:
+        return os.path.join(os.path.realpath(head or os.curdir), name)
+    except (OSError, ValueError):  # the working directory removed since the file was read
+        return path
+
+
 def _sha256(path: str) -> str:
     return hashlib.sha256(read_regular(path, max_input())).hexdigest()
 
@@ -100,25 +137,41 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         else:  # a FIFO, a device, a link out of the directory: said, never opened
             (report.refused if item.refused else report.passed_over).append(f"{item.path}: skipped: {item.skipped}")
     dated_releases(db)  # a store of too many releases, or of dates that are not text, is refused
-    known = {sha for (sha,) in rows(db, "SELECT sha256 FROM releases", types=(TEXT,), what="a release")}
+    stored: dict[str, tuple[int, str]] = {}  # sha256 -> (release, its path)
     stored_at: dict[str, list[tuple[int, str]]] = {}
     for rid, path, sha in rows(db, "SELECT id, path, sha256 FROM releases", types=(INTEGER, PATH, TEXT), what="a release"):
+        stored[sha] = (rid, from_db_path(path))
         stored_at.setdefault(from_db_path(path), []).append((rid, sha))
-    todo, replaced = [], []
-    for n, f in enumerate(files, 1):
+    known = set(stored)
+    todo: list[tuple[str, str, str]] = []
+    changed: set[int] = set()
+    found_at: dict[int, list[str]] = {}  # stored releases met among the files, and where
+    for f in files:
         try:
             sha = _sha256(f.path)
         except Unread as why:
             report.refused.append(f"{f.path}: {why.reason}")
             continue
+        where = stored_path(f.path)
         # a file whose content changed since it was stored: its old release goes (the store
-        # holds what the files hold; a path read again must give the text stored for it)
-        replaced += [rid for rid, old in stored_at.get(f.path, ()) if old != sha]
+        # holds what the files hold; a path read again must give the text stored for it). A
+        # relative path is an older store's, as `index` was given it: matched as given.
+        rows_here = stored_at.get(where, []) + [row for row in stored_at.get(f.path, []) if not os.path.isabs(f.path)]
+        changed.update(rid for rid, old in rows_here if old != sha)
+        if sha in stored:
+            found_at.setdefault(stored[sha][0], []).append(where)
         if sha in known:
             report.known += 1
         else:
-            todo.append((f.path, sha))
+            todo.append((f.path, where, sha))
             known.add(sha)
+    moved = _moved(stored, found_at)
+    report.moved = len(moved)
+    if moved:
+        with transaction(db):
+            db.executemany("UPDATE releases SET path = ? WHERE id = ?", [(to_db_path(p), rid) for rid, p in moved.items()])
+    # a release whose bytes are found at another path has moved, not gone
+    replaced = sorted(changed - found_at.keys())
     if replaced:
         _forget(db, replaced)
     # Files in name order (for dated names, date order): each release is aligned with the one
@@ -126,14 +179,15 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     cache: dict[int, tuple[Document, list[Unit]]] = {}
     chain: _Chain | None = None
     todo.sort()
-    for n, ((path, sha), found) in enumerate(zip(todo, parse_all((path for path, _ in todo), then=_derived, share=False)), 1):
+    for n, ((path, where, sha), found) in enumerate(
+            zip(todo, parse_all((path for path, _, _ in todo), then=_derived, share=False)), 1):
         if isinstance(found, CrparseError):
             report.refused.append(str(found.located(path)))
             continue
         doc, (fields, refs) = found
         us = units(doc)
         restore(us, fields)
-        release = _store_release(db, doc, us, refs, sha)
+        release = _store_release(db, doc, us, refs, sha, where)
         cache[release] = (doc, us)
         report.added.append(path)
         if doc.effective_date is None:
@@ -143,7 +197,7 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         if chain is None:
             chain = _Chain(db)
         else:
-            chain.add(release, doc.effective_date, doc.source.path)
+            chain.add(release, doc.effective_date, where)
         report.aligned += _align_steps(db, chain, cache)
         if progress:
             progress("parse", n, len(todo))
@@ -151,6 +205,18 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     if report.added or report.aligned or _lineage_missing(db):
         report.lineages = _write_lineages(db)
     return report
+
+
+def _moved(stored: dict[str, tuple[int, str]], found_at: dict[int, list[str]]) -> dict[int, str]:
+    """The new path of each stored release met among the files elsewhere than its stored path
+    when that path no longer holds its bytes (the releases moved, the store written by an older
+    crparse with a relative path): a path that still holds them is kept, a relative one never."""
+    moved = {}
+    for sha, (rid, path) in stored.items():
+        paths = found_at.get(rid)
+        if paths and path not in paths and not (os.path.isabs(path) and _holds(path, sha)):
+            moved[rid] = paths[0]
+    return moved
 
 
 def _derived(doc: Document) -> tuple[list[Prepared], list[tuple[str, str, str | None, str]]]:
@@ -170,12 +236,12 @@ def _forget(db: sqlite3.Connection, releases: list[int]) -> None:
             db.execute("DELETE FROM releases WHERE id = ?", (rid,))
 
 
-def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], refs: list[tuple], sha: str) -> int:
+def _store_release(db: sqlite3.Connection, doc: Document, us: list[Unit], refs: list[tuple], sha: str, where: str) -> int:
     kinds = {r.number: r.kind for r in doc.rules}
     with transaction(db):
         cur = db.execute(
             "INSERT INTO releases (path, sha256, date, format, nodes) VALUES (?, ?, ?, ?, ?)",
-            (to_db_path(doc.source.path), sha, doc.effective_date, doc.source.format, len(us)),
+            (to_db_path(where), sha, doc.effective_date, doc.source.format, len(us)),
         )
         release = cur.lastrowid
         text_ids = _texts(db, [u.text for u in us])
