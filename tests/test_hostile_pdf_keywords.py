@@ -71,3 +71,42 @@ def test_a_bomb_whose_filter_follows_sixteen_others_is_refused(tmp_path):
     path.write_bytes(bomb_pdf(b"<< /Length %d " + decoys + b" /Filter /FlateDecode >>"))
     with pytest.raises(RefusedInput, match="over 16 different filter chains"):
         crparse.parse(path)
+
+
+# -- the scan's own cost, and PDFium's ------------------------------------------------------------
+
+
+def small_pdf() -> bytes:
+    return bomb_pdf(b"<< /Length %d /Filter /FlateDecode >>", inflated=10)
+
+
+def test_a_filter_of_thousands_of_stages_is_refused(tmp_path):
+    """Each stage a generator over the one before: 20,000 stages were a RecursionError (exit 3),
+    300,000 ran past 30 s (the chains copied at each stage)."""
+    path = tmp_path / "stages.pdf"
+    path.write_bytes(small_pdf().replace(b"%%EOF", b"9 0 obj << /Filter [" + b"/AHx " * 20_000 + b"] >>\nstream\n41>\nendstream\nendobj\n%%EOF"))
+    with pytest.raises(RefusedInput, match="more than 32 stages"):
+        crparse.parse(path)
+
+
+def test_stream_objects_without_endobj_are_refused_before_pdfium(tmp_path):
+    """PDFium's repair looks for each one's "endobj" to the end of the file: 20,000 such objects
+    (620 KB) ran past 30 s inside FPDF_LoadMemDocument."""
+    path = tmp_path / "unclosed.pdf"
+    path.write_bytes(small_pdf() + b"1 0 obj << >> stream\nendstream\n" * 1_100)
+    with pytest.raises(RefusedInput, match="over 1000 stream objects with no endobj"):
+        crparse.parse(path)
+
+
+def test_keywords_without_endstream_are_scanned_in_linear_time(tmp_path):
+    """Each keyword's data was searched for "Do" and "BI" to the end of the file when no
+    "endstream" followed: 100,000 ">> stream" lines (1 MB) ran past 30 s; 45,000 took ~10 s."""
+    from limits import run_limited
+
+    path = tmp_path / "keywords.pdf"
+    path.write_bytes(small_pdf() + b">> stream\n" * 45_000)
+    result = run_limited(["parse", str(path)], seconds=6)
+    assert result.ok_within_limits and result.returncode == 0, (result.cpu_seconds, result.stderr[-300:])
+    path.write_bytes(small_pdf() + b">> stream\n" * 50_001)
+    with pytest.raises(RefusedInput, match="over 50,000 stream keywords"):
+        crparse.parse(path)

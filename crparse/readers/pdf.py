@@ -420,9 +420,15 @@ _FILTER = re.compile(
 )
 _FILTER_TOKEN = re.compile(rb"/([^" + _D + rb"]*)|(\d+)\s+\d+\s+R")  # a name, or an object it refers to
 _EARLY_CHANGE_0 = re.compile(_name_pattern(b"EarlyChange") + _SPACE + rb"0(?![0-9])")
+_MAX_UNCLOSED = 1000  # stream objects without "endobj" (see _unclosed): 1,000 cost PDFium ~0.1 s
+_MAX_STREAMS = 50_000  # "stream" keywords taken (the 2026 release has 323 streams)
+_MAX_STAGES = 32  # filters in one chain (real PDFs use one or two)
 _MAX_CHAINS = 16  # different filter chains a PDF may name: each stream is decoded with each (more: refused)
 _DO = re.compile(rb"Do(?![^" + _D + rb"])")  # the operator that draws a form, or what ends like it
 _BI = re.compile(rb"BI(?![^" + _D + rb"])")  # the operator that begins an inline image, or what ends like it
+# The same in a stream's data, which ends at its "endstream" ("/Fm1 Doendstream" draws)
+_DO_IN_DATA = re.compile(rb"Do(?:(?![^" + _D + rb"])|(?=endstream))")
+_BI_IN_DATA = re.compile(rb"BI(?:(?![^" + _D + rb"])|(?=endstream))")
 
 
 @dataclass(slots=True)
@@ -484,12 +490,20 @@ def _check_streams(
     damaged: list[str] = []
     objects = objects or _Objects(raw)
     ends = [m.start() for m in re.finditer(b"endstream", raw)]
+    # Where "Do" and "BI" occur, found once: a search from each keyword's data to its
+    # "endstream", or to the end of the file where none follows, was quadratic in keywords
+    # without one (100,000 ">> stream" lines: killed at 30 s)
+    draws = [m.start() for m in _DO_IN_DATA.finditer(raw)]
+    endobjs = [m.start() for m in re.finditer(b"endobj", raw)]
+    unclosed: set[tuple[int, int]] = set()  # stream objects with no "endobj" after their data (see _unclosed)
+    inlines = [m.start() for m in _BI_IN_DATA.finditer(raw)]
     previous = 0  # where the previous stream's data starts: the dictionary text lies after it
     # Where the previous keyword's data ends, and what its dictionary named: a keyword inside
     # that data follows a word "stream" that may be a name, a string or a comment of its
     # dictionary ("/X /stream", "(stream)"), and then that dictionary is its own too.
     region_end, region_chains, region_own, region_earlies = -1, [[]], [[]], (1,)
     seen: list[list[str] | None] = []  # every filter chain the file names, in order
+    keywords = 0
     at = raw.find(b"stream")
     while at >= 0:
         end = resume = at + 6
@@ -498,6 +512,11 @@ def _check_streams(
             eol = _EOL.search(raw, end)  # PDFium starts the data after the keyword's line
             if eol is None:
                 break
+            keywords += 1
+            if keywords > _MAX_STREAMS:
+                # each is decoded in every way the file names (~30 us): 4 MB of ">> stream" lines took 12 s
+                raise RefusedInput(f"over {_MAX_STREAMS:,} stream keywords: more streams than a rules document has",
+                                   line=raw.count(b"\n", 0, at) + 1)
             start = eol.end()
             # The dictionary is in the text since the previous stream's data; all of it is
             # read, for a /Filter entry anywhere in it (a wrong one costs only a decoding).
@@ -536,16 +555,25 @@ def _check_streams(
             # before it from the keyword after, and no scan without PDFium's parse tells which
             # keyword is real (a damaged Flate stream is said only of its own chains).
             for chain in seen:
-                if chain not in chains:
+                # (Flate without a zlib header gives PDFium nothing: not decoded to find that out)
+                if chain not in chains and not (chain and chain[0] == "flate" and not _zlib_header(raw[start : start + 2])):
                     for early in earlies if chain and "lzw" in chain else (1,):
                         _sized(_decoded(raw, start, chain, early, budget, part, []), place, place.packed)
             stop = bisect.bisect_left(ends, start)
             end = ends[stop] if stop < len(ends) else len(raw)
             region_end, region_chains, region_earlies = end, chains, earlies
+            if header is not None and header not in unclosed and _unclosed(objects, endobjs, end):
+                unclosed.add(header)
+                if len(unclosed) > _MAX_UNCLOSED:
+                    raise RefusedInput(
+                        f"over {_MAX_UNCLOSED} stream objects with no endobj: PDFium's repair of such a file takes "
+                        "time that grows with the square of their number",
+                        line=raw.count(b"\n", 0, at) + 1,
+                    )
             if header is not None and found is not None:
                 place.size = max(place.size, end - start)  # and the data as it is
-                place.draws = place.draws or _DO.search(raw, start, end) is not None
-                place.inline = place.inline or _BI.search(raw, start, end) is not None
+                place.draws = place.draws or _within(draws, start, end)
+                place.inline = place.inline or _within(inlines, start, end)
                 # The next keyword is looked for past the data, not in it, unless one that ends
                 # a dictionary lies in the data: a "stream" with no "endstream" of its own (in an
                 # object PDFium never reads, or in a string) hid the next object's stream, a bomb
@@ -558,6 +586,24 @@ def _check_streams(
             previous = start
         at = raw.find(b"stream", resume)
     return damaged
+
+
+def _unclosed(objects: _Objects, endobjs: list[int], end: int) -> bool:
+    """Whether no "endobj" follows a stream's data (ending at `end`) before the next object. PDFium
+    looks for one to the end of the file for each such stream when it repairs the file (a
+    cross-reference table that does not hold them), and for a /Length it cannot trust: 20,000
+    of them took over 30 s in FPDF_LoadMemDocument, before any page is read."""
+    i = bisect.bisect_left(endobjs, end)
+    if i == len(endobjs):
+        return True
+    j = bisect.bisect_left(objects.starts, end)
+    return j < len(objects.starts) and objects.starts[j] < endobjs[i]
+
+
+def _within(starts: list[int], start: int, end: int) -> bool:
+    """Whether one of `starts` (of a two-byte operator) lies wholly in start..end."""
+    i = bisect.bisect_left(starts, start)
+    return i < len(starts) and starts[i] + 2 <= end
 
 
 def _union(chains: list, more: list) -> list:
@@ -714,13 +760,17 @@ def _chains(value: bytes, objects: _Objects, depth: int) -> list[list[str] | Non
     either, or an array of references (PDFium follows them all), with each definition of a
     referred object."""
     chains: list[list[str] | None] = [[]]
-    for token in _FILTER_TOKEN.finditer(_COMMENT.sub(b" ", value)):
+    for count, token in enumerate(_FILTER_TOKEN.finditer(_COMMENT.sub(b" ", value)), 1):
         if token[1] is not None:
             options: list[list[str] | None] = [[_FILTERS.get(_unescape(token[1]), "other")]]
         else:
             bodies = objects.bodies(int(token[2])) if depth else []
             options = [chain for body in bodies for chain in _chains(body, objects, depth - 1)] or [None]
         chains = [None if a is None or b is None else a + b for a in chains for b in options][: _MAX_CHAINS + 1]
+        if count > _MAX_STAGES or any(chain is not None and len(chain) > _MAX_STAGES for chain in chains):
+            # each stage a generator over the one before (deeper than the interpreter's stack:
+            # 20,000 stages were a RecursionError), and the chains copied at each: quadratic
+            raise RefusedInput(f"a PDF /Filter of more than {_MAX_STAGES} stages: not a filter chain a PDF writer makes")
     return chains
 
 
