@@ -5,8 +5,9 @@ The sweep found patterns that retried a run of spaces at every character before 
 `\\S.*?` then `[ \\t]*$`): a text file with the line `1. A`, 80,000 spaces and `x` was killed at
 30 s of CPU, through every format that reaches the tokenizer. The rewritten patterns must say
 exactly what the old ones said: the old ones are kept below, as text, and compared with the new
-on random lines and on every line of the seed releases (and of the historical corpus where it is
-present, a sample of it: `tools`-free, the whole of it is a manual run of `equivalence_counts`).
+on random lines, on every line of the seed releases and on a sample of the historical corpus
+where it is present; `equivalence_counts()` is the large run by hand (a million random lines and
+every distinct corpus line).
 """
 
 from __future__ import annotations
