@@ -39,12 +39,18 @@ SPACED_RULE = re.compile(
     (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
     re.VERBOSE,
 )
-SECTION = re.compile(rf"[ \t]*(?P<number>{SECTION_NUMBER})\.(?:[ \t]+(?P<rest>\S.*?))?[ \t]*$")
-PART = re.compile(r"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>\S.*?)[ \t]*$")
+# The wording of a heading runs to the last character that is not a space or a tab. Spelled
+# greedily (`\S(?:.*[^ \t\n])?`), not lazily (`\S.*?` then `[ \t]*$`): the lazy form rescans the
+# rest of a run of spaces at every one of its characters, quadratic time on a line of 80,000.
+_WORDING = r"\S(?:.*[^ \t\n])?"
+SECTION = re.compile(rf"[ \t]*(?P<number>{SECTION_NUMBER})\.(?:[ \t]+(?P<rest>{_WORDING}))?[ \t]*$")
+PART = re.compile(rf"[ \t]*(?P<number>[1-9])\.[ \t]+(?P<rest>{_WORDING})[ \t]*$")
 EXAMPLE = re.compile(r"[ \t]*(?P<label>(?:(?:Example|EXAMPLE)s?[ \t]*:[ \t]*)+)(?P<rest>.*)")
 # Underlines and banners of the 1999 text conversion, and table rules of web scrapes.
 DECORATION_STARTS = frozenset("-=_*~#|+")
-DECORATION = re.compile(r"[ \t]*(?:[-=_*~#|+]{3,}|(?:\|[ \t]*)+)[ \t]*$")
+# Possessive: a run given back can never end a decoration where the whole run did not, and
+# giving back nested runs ("| | | ... x") costs quadratic time.
+DECORATION = re.compile(r"[ \t]*+(?:[-=_*~#|+]{3,}+|(?:\|[ \t]*+)++)[ \t]*+$")
 TITLE_LIKE = re.compile(r"[A-Z0-9\"\u201c][^.:;!?]*[^.:;!?,\s]|[A-Z]")
 DATE_PHRASE = re.compile(
     r"(?:current|effective)\s+as\s+of\s+"
@@ -60,13 +66,25 @@ GLOSSARY_HEADING = re.compile(r"[ \t]*Glossary[ \t]*$", re.IGNORECASE)
 CREDITS_HEADING = re.compile(r"[ \t]*Credits[ \t]*$", re.IGNORECASE)
 INDEX_HEADING = re.compile(r"[ \t]*Index[ \t]*$", re.IGNORECASE)
 # A Contents line: a numbered heading or a named part, optionally with dot leaders and a page.
+# The title is the shortest that leaves dot leaders and a page, or spaces alone. Such a shortest
+# title never ends in a space or in a dot before another dot (one character less would do too),
+# so only the ends of other characters are tried: trying every end rescans the following run of
+# spaces or dots each time, quadratic time on a line of 80,000.
 TOC_ENTRY = re.compile(
     r"""[ \t]*(?:(?P<number>\d{1,3})\.[ \t]+)?
-    (?P<title>(?(number)\S.*?|(?:Introduction|Glossary|Credits|Index|Contents|Questions\?)))
-    (?:[ \t]*\.{2,}[ \t]*(?P<page>\d{1,6}))?[ \t]*$""",
+    (?P<title>(?(number)\S(?:.*?(?:[^ \t.\n]|\.(?!\.)))??|(?:Introduction|Glossary|Credits|Index|Contents|Questions\?)))
+    (?:[ \t]*\.{2,}[ \t]*(?P<page>\d{1,6}))?[ \t]*+$""",
     re.VERBOSE,
 )
-INDEX_ENTRY = re.compile(r"(?P<indent>\t*| *)(?P<term>.*?)(?:,[ \t]*(?P<locators>\d.*))?[ \t]*$")
+# An Index line: the term is the shortest that leaves ", " and locators, or spaces alone. Such a
+# term ends in a character other than a space, or in a space before the comma ("Abc , 12" keeps
+# "Abc "): only those ends are tried, for the same reason as the Contents titles. A line with a
+# line break inside never matches; the lookahead says so at once, where retrying every comma,
+# every split of the tabs and every shorter run of locators took time to the fourth power.
+INDEX_ENTRY = re.compile(
+    r"(?=[^\n]*+\n?\Z)(?P<indent>(?>\t*| *))(?P<term>(?:.*?(?:[^ \t\n]|[ \t](?=,)))??)"
+    r"(?:,[ \t]*(?P<locators>\d.*+))?[ \t]*+$"
+)
 
 LATIN_LETTER = re.compile(r"[A-Za-z]")
 

@@ -13,8 +13,10 @@ from crparse import shapes as C
 from crparse.decode import decode
 from crparse.readers.base import Extract
 
-# A heading, two or more spaces, then a numbered rule in the scrape's "601.1 - " form.
-_FUSED = re.compile(rf"(?P<head>[ \t]*\d{{1,3}}(?:\.|[ \t]+-)[ \t]+\S.*?\S)[ \t]{{2,}}(?P<rule>{C.NUMBER}[ \t]+[-\u2013][ \t]+\S.*)")
+# A heading, two or more spaces, then a numbered rule in the scrape's "601.1 - " form. A line
+# break inside never matches, and the lookahead says so at once: each "  601.1 - " before it
+# would run to the break and fail, quadratic time on a long line of them.
+_FUSED = re.compile(rf"(?=[^\n]*+\Z)(?P<head>[ \t]*\d{{1,3}}(?:\.|[ \t]+-)[ \t]+\S.*?\S)[ \t]{{2,}}(?P<rule>{C.NUMBER}[ \t]+[-\u2013][ \t]+\S.*+)")
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:

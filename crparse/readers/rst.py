@@ -69,9 +69,7 @@ _CONTENTS_LINE = re.compile(r"(?P<number>\d{1,3})\.\s+(?P<title>\S.*)")
 # An interpreted text role docutils does not know (Sphinx's `:doc:`, `:term:`) keeps its markup
 # as text: `:doc:`one``, or `one`:doc:`.
 _ROLE_MARKUP = re.compile(r"(?s):[A-Za-z0-9][\w.+:-]*?:`(?P<before>.*)`|`(?P<after>.*)`:[A-Za-z0-9][\w.+:-]*?:")
-_EXPLICIT_TARGET = re.compile(r"(?s)(?P<title>.*?)\s*<(?P<target>[^<>]+)>")
 # Sphinx's toctree entries: `Title <file>`, and links that are not files of the edition.
-_TOCTREE_TITLED = re.compile(r"(?s).*?\s*<(?P<target>[^<>]+)>")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|mailto:", re.IGNORECASE)
 
 
@@ -179,8 +177,8 @@ class _Edition:
     def read(self, entry: str) -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names; None for an
         entry that names no file (Sphinx's `self`)."""
-        titled = _TOCTREE_TITLED.fullmatch(entry)
-        target = titled["target"].strip() if titled else entry
+        titled = _titled_target(entry)
+        target = titled[1].strip() if titled else entry
         if target == "self":  # Sphinx's name for the index itself, already read
             return None
         if _URL.match(target):
@@ -999,13 +997,28 @@ def _plain(node) -> str:
     return "".join(_plain(child) for child in node.children)
 
 
+def _titled_target(text: str) -> tuple[str, str] | None:
+    """The title and the target of `Title <target>` (the title may be empty); None unless the
+    text ends in a `<target>` holding neither "<" nor ">". String methods, not a pattern: the
+    pattern (`.*?\\s*<[^<>]+>`, matched whole) retried the run of spaces before the "<" at every
+    end of the title, about a second of CPU for 1,000 spaces and growing as the cube."""
+    if not text.endswith(">"):
+        return None
+    at = text.rfind("<")
+    target = text[at + 1 : -1]
+    if at < 0 or not target or ">" in target:
+        return None
+    # str.rstrip() strips exactly what the pattern's \s matched: both are str.isspace().
+    return text[:at].rstrip(), target
+
+
 def _unmarked(text: str) -> str:
     """The text of a `problematic` node: what is left of markup docutils could not resolve."""
     role = _ROLE_MARKUP.fullmatch(text)
     if role:
         content = role["before"] if role["before"] is not None else role["after"]
-        titled = _EXPLICIT_TARGET.fullmatch(content)
-        return (titled["title"] or titled["target"]) if titled else content
+        titled = _titled_target(content)
+        return (titled[0] or titled[1]) if titled else content
     return _REFERENCE_MARKUP.sub(lambda m: m["title"] if m["title"] is not None else m["name"], text)
 
 
