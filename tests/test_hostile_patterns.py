@@ -20,6 +20,7 @@ import pytest
 from conftest import corpus_dir
 from limits import run_limited
 
+from crparse import lookup
 from crparse import shapes as S
 from crparse.readers import plaintext, rst
 
@@ -37,8 +38,10 @@ OLD = {
     "FUSED": r"(?P<head>[ \t]*\d{1,3}(?:\.|[ \t]+-)[ \t]+\S.*?\S)[ \t]{2,}"
     r"(?P<rule>\d{3}\.\d{1,3}[a-z]?[ \t]+[-\u2013][ \t]+\S.*)",
     "EXPLICIT_TARGET": r"(?s)(?P<title>.*?)\s*<(?P<target>[^<>]+)>",
+    "PARENTHETICAL": r"\s*\((?:obsolete|informal)\)$",
 }
-OLD_PATTERNS = {name: re.compile(text, re.VERBOSE if name == "TOC_ENTRY" else 0) for name, text in OLD.items()}
+OLD_PATTERNS = {name: re.compile(text, re.VERBOSE if name == "TOC_ENTRY" else re.IGNORECASE if name == "PARENTHETICAL" else 0)
+                for name, text in OLD.items()}
 # How each is used: match at the start of the line, or the whole line.
 MATCHED = {"SECTION": S.SECTION, "PART": S.PART, "DECORATION": S.DECORATION, "TOC_ENTRY": S.TOC_ENTRY,
            "INDEX_ENTRY": S.INDEX_ENTRY}
@@ -93,6 +96,10 @@ def differences(lines: list[str]) -> tuple[int, list[tuple[str, str]]]:
             count += 1
             if _said(OLD_PATTERNS[name].fullmatch(line)) != _said(new.fullmatch(line)):
                 differ.append((name, line))
+        for text in (line, line + " (Obsolete)", line + "\t(informal)\n"):
+            count += 1
+            if OLD_PATTERNS["PARENTHETICAL"].sub("", text) != lookup._PARENTHETICAL.sub("", text):
+                differ.append(("PARENTHETICAL", text))
         for text in (line, line + ">", line.replace(">", "") + " <t>"):
             count += 1
             if _titled(text) != rst._titled_target(text):
@@ -175,6 +182,11 @@ HOSTILE = {
         '"1" + " " * N + "x"',
         '"1. A" + "  1" * N',
     ],
+    "PARENTHETICAL": [  # crparse.lookup: a glossary term's "(Obsolete)", found with .sub
+        '"A" + " " * N + "x"',
+        '"A" + " " * N + "(obsolete) x"',
+        '"A" + " " * N + "(obsolete)"',
+    ],
     "EXPLICIT_TARGET": [
         '"a" + " " * N + "x<"',
         '"a" + " " * N + "<t>"',
@@ -193,6 +205,9 @@ if name == "EXPLICIT_TARGET":
     use = rst._titled_target
 elif name == "FUSED":
     use = plaintext._FUSED.fullmatch
+elif name == "PARENTHETICAL":
+    from crparse import lookup
+    use = lambda line: lookup._PARENTHETICAL.sub("", line)
 else:
     use = getattr(S, name).match
 start = time.process_time()
