@@ -110,3 +110,58 @@ def test_keywords_without_endstream_are_scanned_in_linear_time(tmp_path):
     path.write_bytes(small_pdf() + b">> stream\n" * 50_001)
     with pytest.raises(RefusedInput, match="over 50,000 stream keywords"):
         crparse.parse(path)
+
+
+# -- a /Filter the scan's patterns did not read, which PDFium does (sweep 10) ----------------------
+
+FILTER_OBJECT = b"[/AHx /FlateDecode]"
+
+
+def hex_bomb_pdf(dictionary: bytes, extra: list[bytes] = (), inflated: int = 5 * MiB) -> bytes:
+    """A bomb under ASCIIHex then Flate; object 6 (and on) holds what `extra` says."""
+    data = zlib.compress(TEXT + b" " * inflated, 9).hex().encode() + b">"
+    stream = (dictionary % len(data)) + b"\nstream\n" + data + b"\nendstream"
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                   b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", PAGE, stream, *extra])
+
+
+UNREAD_FILTERS = {
+    "nul-before-an-array": (b"<< /Length %d /Filter\x00[/AHx /FlateDecode] >>", []),
+    "escaped-key-and-nuls": (b"<< /Length %d /F#69lter\x00[/AHx\x00/Fl] >>", []),
+    "signed-reference": (b"<< /Length %d /Filter +6 0 R >>", [FILTER_OBJECT]),
+    "nuls-in-a-reference": (b"<< /Length %d /Filter 6\x000\x00R >>", [FILTER_OBJECT]),
+}
+
+
+@pytest.mark.parametrize("case", UNREAD_FILTERS)
+def test_a_bomb_whose_filter_is_written_as_pdfium_reads_it_is_refused(tmp_path, case):
+    dictionary, extra = UNREAD_FILTERS[case]
+    path = tmp_path / f"{case}.pdf"
+    path.write_bytes(hex_bomb_pdf(dictionary, extra))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+def test_a_bomb_whose_filter_follows_a_nul_is_refused(tmp_path):
+    path = tmp_path / "nul.pdf"
+    path.write_bytes(bomb_pdf(b"<< /Length %d /Filter\x00/FlateDecode >>"))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+def test_an_object_defined_with_nuls_is_found(tmp_path):
+    data = hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [FILTER_OBJECT])
+    path = tmp_path / "nul-header.pdf"
+    path.write_bytes(data.replace(b"\n6 0 obj", b"\n6\x000\x00obj"))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+def test_a_filter_object_defined_over_sixteen_times_is_refused(tmp_path):
+    """Only the first 16 definitions were read: decoys before the real one hid the bomb's filter."""
+    decoys = b"".join(b"6 0 obj /Crypt endobj\n" for _ in range(20))
+    data = hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [FILTER_OBJECT])
+    path = tmp_path / "decoys.pdf"
+    path.write_bytes(data.replace(b"\n6 0 obj", b"\n" + decoys + b"6 0 obj", 1))
+    with pytest.raises(RefusedInput, match="defined over 16 times"):
+        crparse.parse(path)

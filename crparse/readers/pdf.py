@@ -383,10 +383,12 @@ def _join(text: str, more: str) -> str:
 _DELIMITERS = b" \t\n\r\f\x00()<>[]{}/%"  # a PDF keyword or name ends at one of these
 _D = re.escape(_DELIMITERS)
 _EOL = re.compile(rb"\r\n|\r|\n")
-_SEPARATOR = rb"(?:\s|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
+# PDF white space: NUL too, which Python's \s lacks (a /Filter after a NUL hid a bomb: sweep 10)
+_WS = rb"[\x00\t\n\x0b\f\r ]"
+_SEPARATOR = rb"(?:" + _WS + rb"|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
 _OBJ = re.compile(rb"(?<![0-9])(\d{1,10})" + _SEPARATOR + rb"\d{1,5}" + _SEPARATOR + rb"obj(?![^" + _D + rb"])")
 # The same, in the bytes reversed: a comment ends a line ("%" is its last byte read backwards).
-_SEPARATOR_REVERSED = rb"(?:\s|(?<=[\r\n])[^\r\n]*%)++"
+_SEPARATOR_REVERSED = rb"(?:" + _WS + rb"|(?<=[\r\n])[^\r\n]*%)++"
 _OBJ_REVERSED = re.compile(rb"jbo" + _SEPARATOR_REVERSED + rb"\d{1,5}" + _SEPARATOR_REVERSED + rb"(\d{1,10})(?![0-9])")
 _INPUT_CHUNK = 1 << 16
 # The filters PDFium decodes that give more bytes than they read, or that a flate bomb can
@@ -410,15 +412,17 @@ def _name_pattern(word: bytes) -> bytes:
 # Comments count as white space, between a key and its value and inside an array.
 # Possessive (*+): a comment can be split into comments in many ways ("%%%%"), which made the
 # patterns below try them all when what follows did not match (a line of 2,000 "%" took hours).
-_SPACE = rb"(?:\s|%[^\r\n]*)*+"
+_SPACE = rb"(?:" + _WS + rb"|%[^\r\n]*)*+"
 _COMMENT = re.compile(rb"%[^\r\n]*")
 # The name alone, whatever follows: a trailer's entry may hold PDF white space Python's \s lacks
 # (NUL) or a signed number ("/Encrypt +6 0 R"), which PDFium reads (a sweep got a bomb through so).
 _ENCRYPT = re.compile(_name_pattern(b"Encrypt"))
 _FILTER = re.compile(
-    _name_pattern(b"Filter") + _SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + _D + rb"]*|\d+\s+\d+\s+R)"
+    _name_pattern(b"Filter") + _SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + _D + rb"]*|[+]?\d+" + _SEPARATOR + rb"\d+"
+    + _SEPARATOR + rb"R)"
 )
-_FILTER_TOKEN = re.compile(rb"/([^" + _D + rb"]*)|(\d+)\s+\d+\s+R")  # a name, or an object it refers to
+# a name, or an object it refers to ("+7 0 R" too: PDFium reads a signed number)
+_FILTER_TOKEN = re.compile(rb"/([^" + _D + rb"]*)|[+]?(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
 _EARLY_CHANGE_0 = re.compile(_name_pattern(b"EarlyChange") + _SPACE + rb"0(?![0-9])")
 _MAX_UNCLOSED = 1000  # stream objects without "endobj" (see _unclosed): 1,000 cost PDFium ~0.1 s
 _MAX_STREAMS = 50_000  # "stream" keywords taken (the 2026 release has 323 streams)
@@ -764,6 +768,11 @@ def _chains(value: bytes, objects: _Objects, depth: int) -> list[list[str] | Non
         if token[1] is not None:
             options: list[list[str] | None] = [[_FILTERS.get(_unescape(token[1]), "other")]]
         else:
+            if depth and len(objects._indexed().get(int(token[2]), ())) > _MAX_CHAINS:
+                # only the first 16 were read: decoys before the one the cross-reference table picks
+                # hid a bomb's filter (sweep 10)
+                raise RefusedInput(f"a PDF /Filter refers to object {int(token[2])}, defined over {_MAX_CHAINS} times: "
+                                   "which definition PDFium reads cannot be checked")
             bodies = objects.bodies(int(token[2])) if depth else []
             options = [chain for body in bodies for chain in _chains(body, objects, depth - 1)] or [None]
         chains = [None if a is None or b is None else a + b for a in chains for b in options][: _MAX_CHAINS + 1]
@@ -995,8 +1004,8 @@ def _lzw(chunks: Iterable, early: int) -> Iterator[bytes]:
 
 _BODY_END = re.compile(rb"(?<![^" + _D + rb"])(?:stream|endobj)(?![^" + _D + rb"])")
 _INTEGER = re.compile(rb"\d+")
-_REF = re.compile(rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R(?![^" + _D + rb"])")
-_ROOT = re.compile(_name_pattern(b"Root") + _SPACE + rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
+_REF = re.compile(rb"[+]?(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R(?![^" + _D + rb"])")
+_ROOT = re.compile(_name_pattern(b"Root") + _SPACE + rb"[+]?(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
 _OBJECT_STREAM = re.compile(_name_pattern(b"Type") + _SPACE + _name_pattern(b"ObjStm"))
 _FIRST = re.compile(_name_pattern(b"First") + _SPACE + rb"(\d+)")
 _NAME = re.compile(rb"/[^" + _D + rb"]*")
@@ -1005,7 +1014,7 @@ _SPACE_AT = re.compile(_SPACE)
 # A reference, a name, a number or keyword, an array of numbers (what most values are).
 _SIMPLE_VALUE = re.compile(
     rb"\d+" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R(?![^" + _D + rb"])|/[^" + _D + rb"]*|[^" + _D + rb"]+"
-    rb"|\[[\s\d.+-]*\]"
+    rb"|\[[\x00\s\d.+-]*\]"
 )
 _STRUCTURE = re.compile(rb"<<|>>|[\[\](<%]")  # what opens or closes a value, or hides a bracket
 _STRING_PART = re.compile(rb"[()]|\\.", re.S)
@@ -1024,8 +1033,8 @@ _MAX_PAGE_DEPTH = 1024  # PDFium's kMaxPageLevel: no page deeper in the tree is 
 _MAX_FORM_DEPTH = 41  # PDFium parses no form inside 40 others (kMaxFormLevel)
 _MAX_STRING_ROUNDS = 4
 _TYPE3 = re.compile(_name_pattern(b"Type3"))
-_TO_UNICODE = re.compile(_name_pattern(b"ToUnicode") + _SPACE + rb"(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
-_HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\s]*)>")
+_TO_UNICODE = re.compile(_name_pattern(b"ToUnicode") + _SPACE + rb"[+]?(\d+)" + _SEPARATOR + rb"\d+" + _SEPARATOR + rb"R")
+_HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\x00\s]*)>")
 _NOT_HEX_DIGIT = re.compile(rb"[^0-9A-Fa-f]")
 
 
@@ -1056,7 +1065,7 @@ def _tally(data: bytes, per_code: int = 1) -> int:
     return len(data) + PDF_OBJECT_COST * objects + PDF_CHAR_COST * per_code * chars
 
 
-_IMAGE_DATA = re.compile(rb"(?<![^" + _D + rb"])ID(?:\r\n|[\s])")  # the data follows one white space
+_IMAGE_DATA = re.compile(rb"(?<![^" + _D + rb"])ID(?:\r\n|" + _WS + rb")")  # the data follows one white space
 _INLINE_FILTER = re.compile(
     rb"/(?:F|Filter)(?![^" + _D + rb"])" + _SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + _D + rb"]*)"
 )
