@@ -260,3 +260,15 @@ def test_an_output_that_is_a_link_to_nothing_is_refused_saying_so(two, tmp_path)
     os.symlink(tmp_path / "gone", tmp_path / "link")
     line = one_line_refusal(docs(str(two), "-o", str(inner)))
     assert "lock" not in line and f"{tmp_path / 'link'} is a symbolic link to" in line, line
+
+
+def test_summaries_that_give_releases_one_date_are_parsed_again(two, clean, tmp_path):
+    """Every cached summary's date made one: all but one release were left out as "another input
+    is the release of 1999-01-01 too", and the run exited 0 (sweep 10)."""
+    out = copy(clean, tmp_path / "site")
+    for cached in summaries(out):
+        edit(cached, lambda data: data.update({"date": "1999-01-01"}))
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "left out" not in done.stderr, done.stderr
+    assert same_files(out, clean, summaries(out)) and switcher(out) == switcher(clean)

@@ -161,6 +161,11 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
     for path, sha in found:
         if not force and sha not in distrust and (summary := _load_summary(folder / f"{sha}.json", notes)) is not None:
             cache[sha] = summary
+    # Two texts of one date make one release, the other left out: a date only a cache says is
+    # made sure of by parsing again (an edited date left releases out, and the run said 0)
+    dates = Counter(summary["date"] for summary in cache.values() if summary["date"])
+    for sha in [sha for sha, summary in cache.items() if dates[summary["date"]] > 1]:
+        del cache[sha]
     todo = [(p, sha) for p, sha in found if sha not in cache]
     for done, ((path, sha), doc) in enumerate(zip(todo, parse_all([p for p, _ in todo], then=_summary)), 1):
         if isinstance(doc, CrparseError):
