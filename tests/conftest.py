@@ -91,3 +91,22 @@ def without_rst_markup(source: str) -> str:
     source = re.sub(r"\b(\d{3}), \"?\1\b", r"\1", source)
     source = re.sub(r"(?m)^\s*\.\. [a-z]+::.*$", "", source).replace("`_", "`")
     return re.sub(r"[*`]*\\ ", "", source)
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory):
+    """A folder of two small releases (`crparse docs` tests)."""
+    from small_releases import write_releases
+
+    return write_releases(tmp_path_factory.mktemp("two"), 2)
+
+
+@pytest.fixture(scope="module")
+def clean(two, tmp_path_factory):
+    """The site `crparse docs` builds of `two`, to copy and damage."""
+    from site_builds import docs
+
+    out = tmp_path_factory.mktemp("clean") / "site"
+    done = docs(str(two), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    return out

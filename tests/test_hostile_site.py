@@ -14,46 +14,23 @@ import sys
 import pytest
 from conftest import ROOT
 from limits import run_limited
-from small_releases import release, releases, write_releases
+from site_builds import docs, one_line_refusal
+from small_releases import release, releases
 
 from crparse.site.release import fingerprint
 
 
-def docs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "crparse", "docs", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
-
-
-def one_line_refusal(done: subprocess.CompletedProcess) -> str:
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
-    return lines[0]
-
-
-@pytest.fixture(scope="module")
-def two(tmp_path_factory):
-    return write_releases(tmp_path_factory.mktemp("two"), 2)
-
-
-@pytest.fixture(scope="module")
-def built(two, tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    done = docs(str(two), "-o", str(out))
-    assert done.returncode == 0, done.stderr
-    return out
-
-
 @pytest.mark.parametrize("where", ["versions.js", "2020-01-01/lineage.js", ".crparse/diffs", "2020-04-01"])
-def test_a_link_inside_the_output_is_refused_and_its_target_left(two, built, tmp_path, where):
+def test_a_link_inside_the_output_is_refused_and_its_target_left(two, clean, tmp_path, where):
     """A link at versions.js, lineage.js or .crparse/diffs was written through: the file or
     directory it points to, outside the site, was overwritten or filled."""
     import shutil
 
     out = tmp_path / "site"
-    shutil.copytree(built, out, symlinks=True)
+    shutil.copytree(clean, out, symlinks=True)
     outside = tmp_path / "outside"
     link = out / where
-    if (built / where).is_dir():
+    if (clean / where).is_dir():
         outside.mkdir()
         shutil.rmtree(link)
     else:
@@ -66,13 +43,13 @@ def test_a_link_inside_the_output_is_refused_and_its_target_left(two, built, tmp
 
 
 @pytest.mark.parametrize("kind", ["hard link", "fifo"])
-def test_a_hard_link_or_a_fifo_inside_the_output_is_refused(two, built, tmp_path, kind):
+def test_a_hard_link_or_a_fifo_inside_the_output_is_refused(two, clean, tmp_path, kind):
     """A fresh sweep: a hard link at versions.js was written in place (the file outside changed),
     a FIFO there blocked crparse docs for ever."""
     import shutil
 
     out = tmp_path / "site"
-    shutil.copytree(built, out)
+    shutil.copytree(clean, out)
     target = out / "versions.js"
     target.unlink()
     outside = tmp_path / "outside.txt"
@@ -138,12 +115,12 @@ def test_undated_releases_named_in_other_letters_are_each_built(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["truncated", "{}", "[]", "unknown-kind", "summary keys [1]", "summary date 5"])
-def test_a_damaged_cache_is_built_again(two, built, tmp_path, damage):
+def test_a_damaged_cache_is_built_again(two, clean, tmp_path, damage):
     """A run killed while writing a diff left half a JSON file: every later run was exit 3."""
     import shutil
 
     out = tmp_path / "site"
-    shutil.copytree(built, out)
+    shutil.copytree(clean, out)
     diff = next((out / ".crparse" / "diffs").glob("*.json"))
     summaries = list((out / ".crparse" / "summaries").glob("*.json"))
     if damage == "truncated":

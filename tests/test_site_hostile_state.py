@@ -12,44 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from limits import run_limited
+from site_builds import copy, docs, one_line_refusal
 from small_releases import release, releases, write_releases
-
-
-def docs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "crparse", "docs", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, check=False)
-
-
-def one_line_refusal(done: subprocess.CompletedProcess) -> str:
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
-    return lines[0]
-
-
-@pytest.fixture(scope="module")
-def two(tmp_path_factory):
-    return write_releases(tmp_path_factory.mktemp("two"), 2)
-
-
-@pytest.fixture(scope="module")
-def clean(two, tmp_path_factory):
-    out = tmp_path_factory.mktemp("clean") / "site"
-    done = docs(str(two), "-o", str(out))
-    assert done.returncode == 0, done.stderr
-    return out
-
-
-def copy(site: Path, to: Path) -> Path:
-    shutil.copytree(site, to, symlinks=True)
-    return to
 
 
 def summaries(site: Path) -> list[Path]:

@@ -7,7 +7,6 @@ release to several and back kept a stamp of the other shape."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -16,12 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from small_releases import write_releases
-
-
-def docs(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "crparse", "docs", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, env=dict(os.environ, **(env or {})))
+from site_builds import copy, docs
 
 
 def docnames(site: Path) -> dict[str, list[str]]:
@@ -31,24 +25,6 @@ def docnames(site: Path) -> dict[str, list[str]]:
         m = re.search(r'"docnames":\[([^\]]*)\]', index.read_text("utf-8"))
         found[str(index.relative_to(site))] = sorted(json.loads(f"[{m.group(1)}]")) if m else None
     return found
-
-
-@pytest.fixture(scope="module")
-def two(tmp_path_factory):
-    return write_releases(tmp_path_factory.mktemp("two"), 2)
-
-
-@pytest.fixture(scope="module")
-def clean(two, tmp_path_factory):
-    out = tmp_path_factory.mktemp("clean") / "site"
-    done = docs(str(two), "-o", str(out))
-    assert done.returncode == 0, done.stderr
-    return out
-
-
-def copy(site: Path, to: Path) -> Path:
-    shutil.copytree(site, to, symlinks=True)
-    return to
 
 
 @pytest.mark.parametrize("kill", ["index emptied", "index cut short, a source newer"])
