@@ -702,6 +702,10 @@ class _Objects:
             i -= 1
         return self.headers[i] if i >= 0 else None
 
+    def defined(self, number: int) -> int:
+        """How many times object `number` is defined in the file."""
+        return len(self._indexed().get(number, ()))
+
     def bodies(self, number: int) -> list[bytes]:
         out = []
         for at in self._indexed().get(number, ())[:_MAX_CHAINS]:
@@ -768,7 +772,7 @@ def _chains(value: bytes, objects: _Objects, depth: int) -> list[list[str] | Non
         if token[1] is not None:
             options: list[list[str] | None] = [[_FILTERS.get(_unescape(token[1]), "other")]]
         else:
-            if depth and len(objects._indexed().get(int(token[2]), ())) > _MAX_CHAINS:
+            if depth and objects.defined(int(token[2])) > _MAX_CHAINS:
                 # only the first 16 were read: decoys before the one the cross-reference table picks
                 # hid a bomb's filter (sweep 10)
                 raise RefusedInput(f"a PDF /Filter refers to object {int(token[2])}, defined over {_MAX_CHAINS} times: "
