@@ -1,0 +1,363 @@
+"""The PDF reader (pypdfium2, the PDFium engine): printed lines rejoined into paragraphs.
+
+A PDF has lines, not paragraphs. PDFium gives each page's text line by line; the geometry of
+each line (its left edge, baseline and right edge) decides where a paragraph ends, the way a
+reader's eye does:
+
+- a line that stops well short of the right margin ends its paragraph;
+- a vertical gap larger than the line pitch (paragraph spacing) starts a new one;
+- "Example:" always starts one (older releases set examples without paragraph spacing);
+- a line that opens with a rule or subrule number, however it is printed ("702.124i.",
+  "702.124i", "702.124.", a tab after it), starts one at any indentation, across a page break
+  and without paragraph spacing, unless it finishes the sentence of the line above: that is a
+  cross-reference wrapped onto the next line ("See rule" / "305.6.", "rules" / "702.124i and
+  702.124j."), joined with an info diagnostic (folded-rule-number) so that no number vanishes
+  into text unsaid;
+- across a page break, where there is no gap to measure, and after a line set further right
+  (rules and subrules use a hanging indent), a section heading ("702. Keyword Abilities")
+  starts one.
+
+Lines that repeat at the same height on most pages (running headers and footers) and bare page
+numbers at the top or bottom of a page are page furniture: kept as residue, not text.
+
+Source lines are the lines of the extracted text, pages in order (`crparse text` prints them).
+
+PDFium inflates a stream without a limit, so a 2 MB PDF can hold a stream that inflates to
+gigabytes (a flate bomb). Before PDFium opens the file, every stream in it is decoded here, in
+bounded chunks, and the file refused when what the streams give passes the inflate limit of
+crparse/readers/limits.py (see `check_streams`).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from crparse import shapes as C
+from crparse.errors import RefusedInput
+from crparse.limits import max_input
+from crparse.nodes import Diagnostic, Residue
+from crparse.readers.base import Extract, said
+from crparse.readers.limits import PDF_CHAR_COST, PDF_OBJECT_COST, max_pdf_content, size
+from crparse.readers.pdf.content import check_content, content_refusal
+from crparse.readers.pdf.streams import StreamAt, check_streams
+from crparse.readers.pdf.syntax import Objects
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_PAGE_NUMBER = re.compile(r"(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?", re.IGNORECASE)
+# A rule or subrule number at the start of a printed line, in every form a release may print
+# it: "702.124i" and "702.124i." (a subrule misprinted with a rule's dot, next to ones without),
+# "702.124.", "100.1a", a tab after it, or alone on the line ("See rule" / "305.6.").
+_RULE_NUMBER_START = re.compile(rf"(?P<number>{C.NUMBER})\.?(?![\da-z])")
+_OPENS_SECTION = re.compile(r"\d{1,3}\.\s+[A-Z]")
+# "]" for the template rules that end in "[Instructions (if any).]”" (603.1).
+_ENDS_SENTENCE = re.compile(r"[.!?:][\"\u201d\u2019')\]]*\s*$")
+# Characters PDFium emits for a hyphen that the typesetter added at a line break.
+_SOFT_HYPHENS = "\u00ad\u0002"
+# PDFium reports a hyphen that ends a printed line as the noncharacter U+FFFE. In the CR these
+# are real hyphens ("turn-based" broken after "turn-"), printed as hyphen-minus in the text.
+_NONBREAKING_HYPHEN = str.maketrans({"\ufffe": "-"})
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int  # source line number
+    last: int  # the last source line, when pieces of one printed line came out separately
+    page: int
+    text: str
+    left: float
+    bottom: float
+    right: float
+
+
+def read(raw: bytes, path: str | None = None) -> Extract:
+    streams: dict[int, list[StreamAt]] = {}
+    objects = Objects(raw)
+    damaged = check_streams(raw, streams, objects)
+    source, lines = _lines(raw, *check_content(raw, streams, objects))
+    if not lines and damaged:
+        raise RefusedInput(
+            f"cannot read this PDF file: no text came out, and {len(damaged)} of its Flate streams are damaged "
+            f"({damaged[0]})"
+        )
+    if not lines:
+        raise RefusedInput("this PDF has no text layer (a scan?): run OCR on it, or use the text or DOCX release")
+    furniture = _furniture(lines)
+    body = [ln for ln in lines if ln.number not in furniture]
+    diagnostics = []
+    if not body:
+        # Every line repeats at the same height on most pages (the same page printed again and
+        # again): page furniture is what a page has besides its text, it cannot be all of it.
+        diagnostics.append(
+            Diagnostic(lines[0].number, "warning", "page-furniture",
+                       "every line repeats at the same height on most pages, as running headers and footers do: "
+                       "none set aside as page furniture")
+        )
+        furniture, body = {}, lines
+    paragraphs, folded = _paragraphs(body)
+    residue = [Residue(n, source[n - 1], reason) for n, reason in sorted(furniture.items())]
+    if residue:
+        diagnostics.append(
+            Diagnostic(residue[0].line, "info", "page-furniture",
+                       f"{len(residue)} running header, footer or page-number line(s) kept as residue")
+        )
+    if damaged:
+        diagnostics.append(
+            Diagnostic(None, "warning", "pdf-damaged-stream",
+                       f"{len(damaged)} damaged Flate stream(s), text may be missing: {damaged[0]}")
+        )
+    diagnostics += folded
+    return Extract(
+        format="pdf",
+        lines=[text for text, _ in paragraphs],
+        origin=[span for _, span in paragraphs],
+        source_text=source,
+        encoding="utf-8",
+        line_endings="none",
+        residue=residue,
+        diagnostics=diagnostics,
+    )
+
+
+def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple[list[str], list[_Line]]:
+    """The source lines and printed lines of every page. `cost`, `checked_pages`: what the
+    content check found the pages cost and how many it found (see check_content)."""
+    try:
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
+
+        document = pdfium.PdfDocument(raw)
+    except Exception as err:  # PdfiumError, and ValueError for non-PDF data
+        raise RefusedInput(f"cannot read this PDF file: {said(err)}") from None
+    source: list[str] = []
+    lines: list[_Line] = []
+    page_index = 0
+    limit, text_limit, chars = max_pdf_content(), max_input(), 0
+    try:
+        if checked_pages is not None and len(document) > checked_pages:
+            # PDFium finds pages the check did not (its /Count says more than the tree holds,
+            # or the tree is where the check cannot see it): their content was not counted.
+            raise RefusedInput(
+                f"cannot read this PDF file: PDFium counts {len(document):,} page(s) in it, where its page tree holds "
+                f"{checked_pages:,}: the content of the others cannot be checked before it is read"
+            )
+        for page_index in range(len(document)):
+            page = document[page_index]
+            textpage = page.get_textpage()
+            count = textpage.count_chars()
+            # The page objects and characters PDFium made of the page, now known, count in
+            # the content limit; the text is held to the input limit too, as a DOCX's is (and
+            # as the same text in a text file would be).
+            chars += count
+            cost += PDF_OBJECT_COST * max(pdfium_c.FPDFPage_CountObjects(page.raw), 0) + PDF_CHAR_COST * count
+            if cost > limit:
+                raise content_refusal(limit, page_index + 1)
+            if chars > text_limit:
+                raise RefusedInput(
+                    f"cannot read this PDF file: its text passes the {size(text_limit)} input limit at page "
+                    f"{page_index + 1} ({chars:,} characters): raise it with CRPARSE_MAX_INPUT if the file is genuine"
+                )
+            text = _page_text(textpage, count).translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
+            page_lines: list[_Line] = []
+            at = 0
+            for match in [*_LINE_BREAK.finditer(text), None]:
+                end = match.start() if match else len(text)
+                line = text[at:end]
+                source.append(line)
+                stripped = line.strip()
+                if stripped:
+                    first = at + (len(line) - len(line.lstrip()))
+                    last = at + len(line.rstrip()) - 1
+                    number = len(source)
+                    if last < count:
+                        page_lines += _printed_lines(textpage, text, first, last, number, page_index)
+                    else:  # text and character boxes disagree (surrogate pairs): no geometry
+                        page_lines.append(_Line(number, number, page_index, line, 0.0, 0.0, 0.0))
+                at = match.end() if match else end
+            lines += _reading_order(page_lines)
+            textpage.close()
+            page.close()
+    except RefusedInput:
+        raise
+    except Exception as err:
+        raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {said(err)}") from None
+    finally:
+        document.close()
+    return source, lines
+
+
+def _page_text(textpage, count: int) -> str:
+    """The page's text, as pypdfium2's `get_text_range()` gives it, but for the characters
+    PDFium gives no text for (code 0, say) at either end: pypdfium2 skips those by recursion, one
+    call a character, and 1,000 of them ended the read with a RecursionError. Each is a space
+    here, so that the text's indices stay the characters' (pypdfium2 shifted them)."""
+    import codecs
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    first, last = 0, count - 1
+    while first <= last and pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, first) == -1:
+        first += 1
+    while last >= first and pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, last) == -1:
+        last -= 1
+    if first > last:
+        return " " * count
+    size = pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, last) + 2 - pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, first)
+    buffer = (ctypes.c_ushort * size)()
+    written = pdfium_c.FPDFText_GetText(textpage, first, last - first + 1, buffer)
+    text = codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", errors="ignore")
+    return " " * first + text + " " * (count - 1 - last)
+
+
+def _printed_lines(textpage, text: str, first: int, last: int, number: int, page: int) -> list[_Line]:
+    """The printed lines in text[first:last + 1]: usually one, but PDFium does not break the
+    text after a line that ends in a hyphen ("enters-the-" / "battlefield"), so a baseline
+    that moves down inside the text starts another printed line."""
+    left, bottom, _, top = textpage.get_charbox(first, loose=True)
+    _, end_bottom, right, _ = textpage.get_charbox(last, loose=True)
+    step = (top - bottom) / 2
+    if abs(end_bottom - bottom) <= step:
+        return [_Line(number, number, page, text[first : last + 1], left, bottom, right)]
+    out: list[_Line] = []
+    start, start_box = first, (left, bottom)
+    previous_right = right
+    for i in range(first + 1, last + 1):
+        if text[i].isspace():
+            continue
+        box_left, box_bottom, box_right, _ = textpage.get_charbox(i, loose=True)
+        if start_box[1] - box_bottom > step:
+            out.append(_Line(number, number, page, text[start:i], start_box[0], start_box[1], previous_right))
+            start, start_box = i, (box_left, box_bottom)
+        previous_right = box_right
+    out.append(_Line(number, number, page, text[start : last + 1], start_box[0], start_box[1], previous_right))
+    return out
+
+
+def _reading_order(lines: list[_Line]) -> list[_Line]:
+    """A page's lines top to bottom. PDFium returns text in content-stream order, which is
+    usually but not always the visual order (a line of an example can come out at the end of
+    its page); pieces printed on one baseline are put back together, left to right."""
+    ordered = sorted(lines, key=lambda ln: (-ln.bottom, ln.left))
+    out: list[_Line] = []
+    for ln in ordered:
+        if out and abs(out[-1].bottom - ln.bottom) < 2 and ln.left >= out[-1].right - 1:
+            joined = out[-1]
+            joined.text = joined.text.rstrip() + " " + ln.text.lstrip()
+            joined.right = ln.right
+            joined.number, joined.last = min(joined.number, ln.number), max(joined.last, ln.number)
+        else:
+            out.append(ln)
+    return out
+
+
+def _furniture(lines: list[_Line]) -> dict[int, str]:
+    """Source line -> reason, for running headers/footers and page numbers."""
+    pages = len({ln.page for ln in lines})
+    if pages < 3:
+        return {}
+    by_page: dict[int, list[_Line]] = {}
+    for ln in lines:
+        by_page.setdefault(ln.page, []).append(ln)
+    # A running line: the same text (digits aside) at the same height on half the pages or more.
+    key = lambda ln: (round(ln.bottom), re.sub(r"\d+", "#", ln.text.strip()))  # noqa: E731
+    repeats = Counter(key(ln) for ln in lines)
+    found: dict[int, str] = {}
+    for ln in lines:
+        if repeats[key(ln)] >= max(3, pages // 2):
+            found[ln.number] = "page-header" if _at_top(ln, by_page[ln.page]) else "page-footer"
+    for page_lines in by_page.values():
+        for ln in (page_lines[0], page_lines[-1]):
+            if _PAGE_NUMBER.fullmatch(ln.text.strip()) and ln.number not in found:
+                found[ln.number] = "page-number"
+    for ln in lines:  # a merged printed line is furniture as a whole
+        if ln.number in found:
+            found.update({n: found[ln.number] for n in range(ln.number + 1, ln.last + 1)})
+    return found
+
+
+def _at_top(line: _Line, page_lines: list[_Line]) -> bool:
+    return line.bottom >= statistics.median(ln.bottom for ln in page_lines)
+
+
+def _paragraphs(lines: list[_Line]) -> tuple[list[tuple[str, tuple[int, int]]], list[Diagnostic]]:
+    """Paragraphs as (text, source span), with an empty paragraph where the page shows
+    paragraph spacing: the text releases' blank lines, which separate glossary entries; and a
+    diagnostic for each line start shaped like a rule number that was joined as text."""
+    pitch = _pitch(lines)
+    lefts = sorted(ln.left for ln in lines)
+    rights = sorted(ln.right for ln in lines)
+    margin = rights[int(len(rights) * 0.95)]
+    column = margin - lefts[int(len(lefts) * 0.05)]
+    full = margin - 0.22 * column  # a wrapped line reaches at least this far right
+    out: list[tuple[str, tuple[int, int]]] = []
+    diagnostics: list[Diagnostic] = []
+    text = ""
+    previous = None
+    span = (0, 0)
+    for ln in lines:
+        if previous is not None and _continues(previous, ln, pitch, full):
+            number = _RULE_NUMBER_START.match(ln.text.lstrip())
+            if number:
+                diagnostics.append(
+                    Diagnostic(ln.number, "info", "folded-rule-number",
+                               f"{ln.text.strip()[:40]!r}: {number['number']} read as a cross-reference wrapped from "
+                               f"the line above ({previous.text.strip()[-30:]!r}), not as the start of a rule")
+                )
+            text = _join(text, ln.text.strip())
+            span = (min(span[0], ln.number), max(span[1], ln.last))
+        else:
+            if previous is not None:
+                out.append((text, span))
+                if _spaced(previous, ln, pitch, text):
+                    out.append(("", (previous.number, previous.number)))
+            text, span = ln.text.strip(), (ln.number, ln.last)
+        previous = ln
+    if previous is not None:
+        out.append((text, span))
+    return out, diagnostics
+
+
+def _pitch(lines: list[_Line]) -> float:
+    gaps = [
+        round(a.bottom - b.bottom, 1)
+        for a, b in zip(lines, lines[1:])
+        if a.page == b.page and a.bottom > b.bottom
+    ]
+    return Counter(gaps).most_common(1)[0][0] if gaps else 12.0
+
+
+def _continues(above: _Line, line: _Line, pitch: float, full: float) -> bool:
+    text = line.text.lstrip()
+    if above.right < full or C.EXAMPLE.match(text):
+        return False
+    if line.page != above.page and _ENDS_SENTENCE.search(above.text) and line.right < full and C.is_term_like(text):
+        return False  # a glossary term at the top of a page
+    next_line = line.page != above.page or 0 < above.bottom - line.bottom <= 1.4 * pitch
+    if _RULE_NUMBER_START.match(text):
+        # Neither indentation nor spacing tells a rule from a wrapped reference: a release may
+        # set subrules one under the other at one indentation without spacing. The sentence
+        # does: a rule's text ends one, a reference finishes one ("See rule" / "305.6."). No
+        # reference follows paragraph spacing ("[Instructions (if any).]" ends a rule's text).
+        return next_line and not _ENDS_SENTENCE.search(above.text)
+    if line.page != above.page or line.left < above.left - 3:
+        return _OPENS_SECTION.match(text) is None
+    return next_line
+
+
+def _spaced(above: _Line, line: _Line, pitch: float, paragraph: str) -> bool:
+    if line.page != above.page:
+        # No gap to measure: only a glossary term alone at the foot of a page belongs with
+        # what follows.
+        return not (paragraph == above.text.strip() and C.is_term_like(paragraph))
+    return above.bottom - line.bottom > 1.4 * pitch
+
+
+def _join(text: str, more: str) -> str:
+    if text.endswith(tuple(_SOFT_HYPHENS)):
+        return text[:-1] + more
+    if text.endswith(("-", "\u2013", "\u2014")) and text[-2:-1].isalnum():
+        return text + more  # "state-" + "based", "903.6-" + "903.11": the CR's hyphens are real
+    return text + " " + more

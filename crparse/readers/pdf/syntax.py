@@ -1,0 +1,238 @@
+"""PDF syntax as PDFium reads it, from the raw bytes: delimiters and white space, names,
+references, object headers, dictionaries; and where each object of a file is defined (Objects).
+The stream and content checks read the file through these, before PDFium opens it."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+MAX_DEFINITIONS = 16  # definitions of one object number read (more: see Objects.defined)
+
+DELIMITERS = b" \t\n\r\f\x00()<>[]{}/%"  # a PDF keyword or name ends at one of these
+DELIM = re.escape(DELIMITERS)
+EOL = re.compile(rb"\r\n|\r|\n")
+# PDF white space: NUL too, which Python's \s lacks (a /Filter after a NUL hid a bomb: sweep 10)
+WS = rb"[\x00\t\n\x0b\f\r ]"
+SEPARATOR = rb"(?:" + WS + rb"|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
+OBJ = re.compile(rb"(?<![0-9])(\d{1,10})" + SEPARATOR + rb"\d{1,5}" + SEPARATOR + rb"obj(?![^" + DELIM + rb"])")
+# The same, in the bytes reversed: a comment ends a line ("%" is its last byte read backwards).
+_SEPARATOR_REVERSED = rb"(?:" + WS + rb"|(?<=[\r\n])[^\r\n]*%)++"
+_OBJ_REVERSED = re.compile(rb"jbo" + _SEPARATOR_REVERSED + rb"\d{1,5}" + _SEPARATOR_REVERSED + rb"(\d{1,10})(?![0-9])")
+
+
+def name_pattern(word: bytes) -> bytes:
+    """A regex for the PDF name /word, however it is spelled: a name may write any character
+    as #xx ("/Fl#61teDecode"), and PDFium reads it so."""
+    def char(c: int) -> bytes:
+        low = b"%x" % (c & 15)
+        return b"(?:%s|#%x[%s%s])" % (re.escape(bytes([c])), c >> 4, low, low.upper())
+    return b"/" + b"".join(char(c) for c in word) + rb"(?![^" + DELIM + rb"])"
+
+
+# Comments count as white space, between a key and its value and inside an array.
+# Possessive (*+): a comment can be split into comments in many ways ("%%%%"), which made the
+# patterns below try them all when what follows did not match (a line of 2,000 "%" took hours).
+SPACE = rb"(?:" + WS + rb"|%[^\r\n]*)*+"
+COMMENT = re.compile(rb"%[^\r\n]*")
+
+
+class Objects:
+    """Where each object of the file is defined, indexed when first asked for. Every definition
+    of a number counts: the cross-reference table, which this scan does not read, picks one
+    (not always the last)."""
+
+    def __init__(self, raw: bytes):
+        self.raw = raw
+        self.index: dict[int, list[int]] | None = None
+        self.starts: list[int] = []  # where each "N G obj" starts, in order
+        self.headers: list[tuple[int, int]] = []  # (number, where its "obj" ends), in the same order
+        # Object streams (add_object_stream): (data, /First, the numbers of its header, where
+        # each object is once asked for); number -> the object streams it is in.
+        self.object_streams: list[tuple[bytes, int, list[bytes], dict | None]] = []
+        self.packed_in: dict[int, list[int]] = {}
+
+    def _indexed(self) -> dict[int, list[int]]:
+        """OBJ's matches, found in the bytes reversed: the pattern then starts with a literal
+        ("jbo"), which the regular-expression engine finds ten times as fast."""
+        if self.index is None:
+            self.index = {}
+            raw, n = self.raw, len(self.raw)
+            found = []
+            for match in _OBJ_REVERSED.finditer(raw[::-1]):
+                end = n - match.start()  # just after "obj"
+                if end == n or raw[end] in DELIMITERS:
+                    found.append((n - match.end(), end, int(match[1][::-1])))
+            for start, end, number in reversed(found):
+                self.index.setdefault(number, []).append(end)
+                self.starts.append(start)
+                self.headers.append((number, end))
+        return self.index
+
+    def header_before(self, at: int) -> tuple[int, int] | None:
+        """(number, end) of the last "N G obj" that ends before `at`."""
+        self._indexed()
+        i = bisect.bisect_left(self.starts, at) - 1
+        while i >= 0 and self.headers[i][1] > at:
+            i -= 1
+        return self.headers[i] if i >= 0 else None
+
+    def defined(self, number: int) -> int:
+        """How many times object `number` is defined in the file."""
+        return len(self._indexed().get(number, ()))
+
+    def bodies(self, number: int) -> list[bytes]:
+        out = []
+        for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
+            body = self.raw[at : at + 4096]
+            end = body.find(b"endobj")
+            out.append(body[:end] if end >= 0 else body)
+        return out
+
+    def definitions(self, number: int) -> list[bytes]:
+        """Each definition of object `number`, whole: up to its "endobj", its "stream" keyword
+        (a stream's dictionary) or the next object, then those in object streams."""
+        out = []
+        for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
+            following = bisect.bisect_right(self.starts, at)
+            stop = self.starts[following] if following < len(self.starts) else len(self.raw)
+            end = _BODY_END.search(self.raw, at, stop)
+            out.append(self.raw[at : end.start() if end else stop])
+        return out + self._packed_bodies(number)
+
+    def add_object_stream(self, data: bytes, first: int) -> None:
+        """The objects of an object stream (its data decoded): pairs of an object number and an
+        offset from `first`, then the objects, each up to the next one. Only the numbers are
+        indexed here; an object is cut out when asked for (_packed_bodies)."""
+        numbers = _INTEGER.findall(data, 0, min(first, len(data)))
+        self.object_streams.append((data, first, numbers, None))
+        at = len(self.object_streams) - 1
+        for number in numbers[0::2]:
+            self.packed_in.setdefault(int(number), []).append(at)
+
+    def _packed_bodies(self, number: int) -> list[bytes]:
+        out = []
+        for at in self.packed_in.get(number, ())[:MAX_DEFINITIONS]:
+            data, first, numbers, places = self.object_streams[at]
+            if places is None:
+                pairs = sorted(zip(map(int, numbers[1::2]), map(int, numbers[0::2])))  # (offset, number)
+                places = {}
+                for i, (offset, n) in enumerate(pairs):
+                    end = pairs[i + 1][0] if i + 1 < len(pairs) else len(data) - first
+                    places.setdefault(n, []).append((first + offset, first + end))
+                self.object_streams[at] = (data, first, numbers, places)
+            out += [data[start:end] for start, end in places.get(number, ())]
+        return out
+
+
+
+def unescape(name: bytes) -> bytes:
+    if b"#" not in name:
+        return name
+    return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m[1], 16)]), name)
+
+
+
+_BODY_END = re.compile(rb"(?<![^" + DELIM + rb"])(?:stream|endobj)(?![^" + DELIM + rb"])")
+_INTEGER = re.compile(rb"\d+")
+REF = re.compile(rb"[+]?(\d+)" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R(?![^" + DELIM + rb"])")
+
+
+_NAME = re.compile(rb"/[^" + DELIM + rb"]*")
+_WORD = re.compile(rb"[^" + DELIM + rb"]+")
+_SPACE_AT = re.compile(SPACE)
+# A reference, a name, a number or keyword, an array of numbers (what most values are).
+_SIMPLE_VALUE = re.compile(
+    rb"\d+" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R(?![^" + DELIM + rb"])|/[^" + DELIM + rb"]*|[^" + DELIM + rb"]+"
+    rb"|\[[\x00\s\d.+-]*\]"
+)
+_STRUCTURE = re.compile(rb"<<|>>|[\[\](<%]")  # what opens or closes a value, or hides a bracket
+_STRING_PART = re.compile(rb"[()]|\\.", re.S)
+
+
+def _skip_string(text: bytes, at: int) -> int:
+    """The end of the literal string opening at `at` (balanced parentheses, escapes)."""
+    depth = 0
+    for match in _STRING_PART.finditer(text, at):
+        c = match[0]
+        if c == b"(":
+            depth += 1
+        elif c == b")":
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    return len(text)
+
+
+def _skip_value(text: bytes, at: int) -> int:
+    """The end of the value (a dictionary, array, string, name, reference or word) at `at`."""
+    simple = _SIMPLE_VALUE.match(text, at)
+    if simple:
+        return simple.end()
+    if text.startswith(b"<<", at) or text.startswith(b"[", at):
+        depth, i = 0, at
+        while True:
+            match = _STRUCTURE.search(text, i)
+            if match is None:
+                return len(text)
+            token = match[0]
+            if token == b"(":
+                i = _skip_string(text, match.start())
+                continue
+            if token == b"%":
+                eol = EOL.search(text, match.end())
+                i = eol.end() if eol else len(text)
+                continue
+            if token == b"<":  # a hex string
+                end = text.find(b">", match.end())
+                i = end + 1 if end >= 0 else len(text)
+                continue
+            depth += 1 if token in (b"<<", b"[") else -1
+            i = match.end()
+            if depth <= 0:
+                return i
+    c = text[at : at + 1]
+    if c == b"(":
+        return _skip_string(text, at)
+    if c == b"<":
+        end = text.find(b">", at)
+        return end + 1 if end >= 0 else len(text)
+    if c == b"/":
+        return _NAME.match(text, at).end()
+    ref = REF.match(text, at)
+    if ref:
+        return ref.end()
+    word = _WORD.match(text, at)
+    return word.end() if word else at + 1
+
+
+def entries_of(text: bytes) -> dict[bytes, bytes] | None:
+    """The entries of the dictionary `text` starts with (name -> the value's text; of a key
+    given twice, the last, which PDFium keeps), or None when it starts with no dictionary."""
+    i = _SPACE_AT.match(text).end()
+    if not text.startswith(b"<<", i):
+        return None
+    i += 2
+    out: dict[bytes, bytes] = {}
+    n = len(text)
+    while i < n:
+        i = _SPACE_AT.match(text, i).end()
+        if i >= n or text.startswith(b">>", i):
+            break
+        if text[i] != 0x2F:  # "/": not a key, skipped (PDFium skips it too)
+            end = _skip_value(text, i)
+            i = end if end > i else i + 1
+            continue
+        key = _NAME.match(text, i)
+        i = _SPACE_AT.match(text, key.end()).end()
+        end = _skip_value(text, i) if i < n else n
+        out[unescape(key[0][1:])] = text[i:end]
+        i = end if end > i else i + 1
+    return out
+
+
+def ref_of(value: bytes | None) -> int | None:
+    if value is None:
+        return None
+    match = REF.fullmatch(value.strip())
+    return int(match[1]) if match else None
