@@ -77,10 +77,12 @@ def test_stream_shown_by_many_pages(tmp_path):
     assert result.ok_within_limits and result.returncode == 0, result
 
 
-def test_stream_listed_many_times_by_one_page(tmp_path):
+# PDFium reads any word of digits, "+", "-" and "." as a number, in a reference too (sweep 11)
+@pytest.mark.parametrize("reference", [b"4 0 R", b"4.0 0 R", b"4 +0 R", b"004 . R"])
+def test_stream_listed_many_times_by_one_page(tmp_path, reference):
     """/Contents [4 0 R 4 0 R ...]: PDFium parses each listing."""
     content = RULES + b"q Q\n" * (16 << 10)
-    objects = [CATALOG, pages_node([5]), FONT, stream(content), page(b"[%s]" % b" ".join([b"4 0 R"] * 100))]
+    objects = [CATALOG, pages_node([5]), FONT, stream(content), page(b"[%s]" % b" ".join([reference] * 100))]
     path = write(tmp_path, "listed.pdf", pdf_of(objects))
     result = run_limited(["parse", path], memory=GiB, env={"CRPARSE_MAX_PDF_CONTENT": "2M"})
     assert refused(result, "limit for one page", "CRPARSE_MAX_PDF_STREAM"), result

@@ -7,6 +7,7 @@ the 4 MiB limit for one stream, from a few kilobytes."""
 
 from __future__ import annotations
 
+import struct
 import zlib
 
 import pytest
@@ -164,4 +165,102 @@ def test_a_filter_object_defined_over_sixteen_times_is_refused(tmp_path):
     path = tmp_path / "decoys.pdf"
     path.write_bytes(data.replace(b"\n6 0 obj", b"\n" + decoys + b"6 0 obj", 1))
     with pytest.raises(RefusedInput, match="defined over 16 times"):
+        crparse.parse(path)
+
+
+# -- numbers as PDFium reads them, and filters inside object streams (sweep 11) -------------------
+#
+# PDFium reads any word of digits, "+", "-" and "." as a number, and an object number as the
+# digits after an optional "+": the scan's patterns took digits only, so a reference or an
+# object header spelt otherwise hid the bomb's ASCIIHex-then-Flate filter, and a 3 MB file
+# made PDFium inflate 1.5 GB.
+
+NUMBER_WORD_REFERENCES = {
+    "generation-signed": b"6 +0 R",
+    "generation-negative": b"6 -0 R",
+    "generation-decimal": b"6 0.0 R",
+    "generation-a-point": b"6 . R",
+    "generation-signs": b"6 +- R",
+    "number-decimal": b"6.0 0 R",
+    "number-with-a-point": b"6. 0 R",
+    "number-with-leading-zeros": b"00000000006 0 R",
+}
+
+
+@pytest.mark.parametrize("case", NUMBER_WORD_REFERENCES)
+def test_a_filter_reference_with_number_words_is_followed(tmp_path, case):
+    reference = NUMBER_WORD_REFERENCES[case]
+    path = tmp_path / f"{case}.pdf"
+    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter " + reference + b" >>", [FILTER_OBJECT]))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+    # in an array, before a name
+    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter [" + reference + b" /Fl] >>", [b"/AHx"]))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+NUMBER_WORD_HEADERS = {
+    "number-with-leading-zeros": b"00000000006 0 obj",
+    "generation-of-six-digits": b"6 000000 obj",
+    "number-decimal": b"6.0 0 obj",
+    "generation-signed": b"6 +0 obj",
+    "generation-a-point": b"6 . obj",
+}
+
+
+@pytest.mark.parametrize("case", NUMBER_WORD_HEADERS)
+def test_a_filter_object_whose_header_has_number_words_is_found(tmp_path, case):
+    data = hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [FILTER_OBJECT])
+    path = tmp_path / f"{case}.pdf"
+    path.write_bytes(data.replace(b"\n6 0 obj", b"\n" + NUMBER_WORD_HEADERS[case]))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+def packed_filter_pdf(inflated: int, compressed: bool, filter_object: bytes = FILTER_OBJECT) -> bytes:
+    """The bomb's filter object (7) packed in an object stream (6), found through a
+    cross-reference stream, as PDF 1.5 writers pack small objects."""
+    data = zlib.compress(TEXT + b" " * inflated, 9).hex().encode() + b">"
+    head = b"7 0 "
+    packed = head + filter_object
+    if compressed:
+        packed = zlib.compress(packed)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", PAGE,
+        b"<< /Length %d /Filter 7 0 R >>\nstream\n" % len(data) + data + b"\nendstream",
+        b"<< /Type /ObjStm /N 1 /First %d /Length %d%s >>\nstream\n"
+        % (len(head), len(packed), b" /Filter /FlateDecode" if compressed else b"") + packed + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    rows = struct.pack(">BIH", 0, 0, 65535) + b"".join(struct.pack(">BIH", 1, o, 0) for o in offsets)
+    rows += struct.pack(">BIH", 2, 6, 0) + struct.pack(">BIH", 1, len(out), 0)  # 7 in 6; 8, the xref stream
+    at = len(out)
+    out += b"8 0 obj\n<< /Type /XRef /Size 9 /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n" % len(rows)
+    out += rows + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % at
+    return bytes(out)
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "flate"])
+def test_a_filter_object_inside_an_object_stream_is_read(tmp_path, compressed):
+    path = tmp_path / "packed.pdf"
+    path.write_bytes(packed_filter_pdf(5 * MiB, compressed))
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+    # under the limit, the same file is read: its filter was found, its text is there
+    path.write_bytes(packed_filter_pdf(1000, compressed))
+    assert "100.2" in [rule.number for rule in crparse.parse(path).rules]
+
+
+def test_a_filter_that_refers_to_no_object_is_refused(tmp_path):
+    """What PDFium reads there cannot be known: the data was guessed to be Flate while it looked
+    like zlib, which ASCIIHex data never does."""
+    path = tmp_path / "dangling.pdf"
+    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter 9 0 R >>", [FILTER_OBJECT]))
+    with pytest.raises(RefusedInput, match="refers to an object this scan cannot find"):
         crparse.parse(path)

@@ -22,14 +22,16 @@ from crparse.readers.pdf.streams import BEGIN_IMAGE, StreamAt
 from crparse.readers.pdf.syntax import (
     DELIM,
     DELIMITERS,
-    REF,
+    NUMBER,
     SEPARATOR,
     SPACE,
     WS,
     Objects,
     entries_of,
     name_pattern,
+    object_number,
     ref_of,
+    references,
     unescape,
 )
 
@@ -64,7 +66,7 @@ from crparse.readers.pdf.syntax import (
 
 
 
-_ROOT = re.compile(name_pattern(b"Root") + SPACE + rb"[+]?(\d+)" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R")
+_ROOT = re.compile(name_pattern(b"Root") + SPACE + rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R")
 
 
 _DRAW = re.compile(rb"/([^" + DELIM + rb"]*)" + SPACE + rb"Do(?![^" + DELIM + rb"])")
@@ -82,7 +84,9 @@ _MAX_PAGE_DEPTH = 1024  # PDFium's kMaxPageLevel: no page deeper in the tree is 
 _MAX_FORM_DEPTH = 41  # PDFium parses no form inside 40 others (kMaxFormLevel)
 _MAX_STRING_ROUNDS = 4
 _TYPE3 = re.compile(name_pattern(b"Type3"))
-_TO_UNICODE = re.compile(name_pattern(b"ToUnicode") + SPACE + rb"[+]?(\d+)" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R")
+_TO_UNICODE = re.compile(
+    name_pattern(b"ToUnicode") + SPACE + rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R"
+)
 _HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\x00\s]*)>")
 _NOT_HEX_DIGIT = re.compile(rb"[^0-9A-Fa-f]")
 
@@ -116,7 +120,7 @@ def _tally(data: bytes, per_code: int = 1) -> int:
 
 _IMAGE_DATA = re.compile(rb"(?<![^" + DELIM + rb"])ID(?:\r\n|" + WS + rb")")  # the data follows one white space
 _INLINE_FILTER = re.compile(
-    rb"/(?:F|Filter)(?![^" + DELIM + rb"])" + SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + DELIM + rb"]*)"
+    rb"/(?:F|Filter)(?![^" + DELIM + rb"])" + SPACE + rb"(\[(?:%[^\r\n]*+|[^\]%]++)*+\]?|/[^" + DELIM + rb"]*)"
 )
 
 
@@ -186,7 +190,7 @@ class _Content:
         give a code a whole string ("<78> <0041 0041 ...>": 400 characters from one byte
         crashed PDFium), counted in UTF-16 units (the map's own)."""
         most = 1
-        refs = {int(m[1]) for text in [self.raw, *self.packed] for m in _TO_UNICODE.finditer(text)}
+        refs = {n for text in [self.raw, *self.packed] for m in _TO_UNICODE.finditer(text) if (n := object_number(m[1]))}
         for ref in sorted(refs):
             for data in self._data(ref):
                 for digits in _HEX_DIGITS.findall(data):
@@ -272,11 +276,11 @@ class _Content:
             return []
         value = value.strip()
         if value.startswith(b"["):
-            return [[int(m[1]) for m in REF.finditer(value)]]
+            return [references(value)]
         ref = ref_of(value)
         if ref is None:
             return []
-        arrays = [[int(m[1]) for m in REF.finditer(text)] for text in self.objects.definitions(ref)
+        arrays = [references(text) for text in self.objects.definitions(ref)
                   if text.lstrip().startswith(b"[")]
         return arrays + [[ref]] if ref in self.streams or not arrays else arrays
 
@@ -420,7 +424,8 @@ class _Content:
         cost and number of pages of the root with the most pages."""
         roots: dict[int, None] = {}  # in the order found; a dict: 65,000 roots in a list took 43 s to compare
         for match in _ROOT.finditer(self.raw):
-            for catalog in self._dicts(match[1] + b" 0 R"):
+            number = object_number(match[1])
+            for catalog in self._object_dicts(number) if number else ():
                 pages = ref_of(catalog.get(b"Pages"))
                 if pages is not None:
                     roots.setdefault(pages)

@@ -10,7 +10,17 @@ from collections.abc import Iterable, Iterator
 
 from crparse.errors import RefusedInput
 from crparse.readers.limits import CHUNK, Budget, inflate
-from crparse.readers.pdf.syntax import COMMENT, DELIM, SEPARATOR, SPACE, Objects, name_pattern, unescape
+from crparse.readers.pdf.syntax import (
+    COMMENT,
+    DELIM,
+    NUMBER,
+    SEPARATOR,
+    SPACE,
+    Objects,
+    name_pattern,
+    object_number,
+    unescape,
+)
 
 _INPUT_CHUNK = 1 << 16
 # The filters PDFium decodes that give more bytes than they read, or that a flate bomb can
@@ -25,11 +35,11 @@ _FILTERS = {
 
 
 FILTER = re.compile(
-    name_pattern(b"Filter") + SPACE + rb"(\[(?:%[^\r\n]*|[^\]%])*\]?|/[^" + DELIM + rb"]*|[+]?\d+" + SEPARATOR + rb"\d+"
+    name_pattern(b"Filter") + SPACE + rb"(\[(?:%[^\r\n]*+|[^\]%]++)*+\]?|/[^" + DELIM + rb"]*|" + NUMBER + SEPARATOR + NUMBER
     + SEPARATOR + rb"R)"
 )
-# a name, or an object it refers to ("+7 0 R" too: PDFium reads a signed number)
-_FILTER_TOKEN = re.compile(rb"/([^" + DELIM + rb"]*)|[+]?(\d+)" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R")
+# a name, or an object it refers to (as PDFium reads numbers: "+7 0 R", "7.0 +0 R")
+_FILTER_TOKEN = re.compile(rb"/([^" + DELIM + rb"]*)|(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R")
 EARLY_CHANGE_0 = re.compile(name_pattern(b"EarlyChange") + SPACE + rb"0(?![0-9])")
 
 
@@ -67,13 +77,16 @@ def value_chains(value: bytes, objects: Objects, depth: int) -> list[list[str] |
     for count, token in enumerate(_FILTER_TOKEN.finditer(COMMENT.sub(b" ", value)), 1):
         if token[1] is not None:
             options: list[list[str] | None] = [[_FILTERS.get(unescape(token[1]), "other")]]
+        elif (number := object_number(token[2])) is None:
+            options = [[]]  # no object ("-7 0 R"): PDFium leaves the reference out
         else:
-            if depth and objects.defined(int(token[2])) > MAX_CHAINS:
+            if depth and objects.defined(number) > MAX_CHAINS:
                 # only the first 16 were read: decoys before the one the cross-reference table picks
                 # hid a bomb's filter (sweep 10)
-                raise RefusedInput(f"a PDF /Filter refers to object {int(token[2])}, defined over {MAX_CHAINS} times: "
+                raise RefusedInput(f"a PDF /Filter refers to object {number}, defined over {MAX_CHAINS} times: "
                                    "which definition PDFium reads cannot be checked")
-            bodies = objects.bodies(int(token[2])) if depth else []
+            bodies = objects.bodies(number) if depth else []
+            # None: an object not found (yet: see check_streams)
             options = [chain for body in bodies for chain in value_chains(body, objects, depth - 1)] or [None]
         chains = [None if a is None or b is None else a + b for a in chains for b in options][: MAX_CHAINS + 1]
         if count > _MAX_STAGES or any(chain is not None and len(chain) > _MAX_STAGES for chain in chains):
@@ -94,8 +107,6 @@ def decode(
     without its /Filter)."""
     view = memoryview(raw)
     chunks: Iterable = (view[i : i + _INPUT_CHUNK] for i in range(start, len(raw), _INPUT_CHUNK))
-    if chain is None:
-        return _guessed(chunks, budget, part, depth=4)
     if not chain or chain[0] == "other":
         return iter(())  # read as is (no more bytes than the file has), or not decoded
     if chain[0] != "flate":
@@ -127,22 +138,6 @@ def _whole(stages: list[Iterator[bytes]]) -> Iterator[bytes]:
     for stage in reversed(stages[:-1]):  # the later first: it reads what it can of the earlier
         for _ in stage:
             pass
-
-
-def _guessed(chunks: Iterable, budget: Budget, part: str, depth: int) -> Iterator[bytes]:
-    chunks = iter(chunks)
-    first = next(chunks, None)
-    if first is None or depth == 0 or not zlib_header(first):
-        return
-    out = inflate(_prepend(first, chunks), budget, part)
-    yield from _guessed(out, budget, part, depth - 1)
-    for _ in out:  # inflated whole by PDFium, whatever the next stage reads of it (see _whole)
-        pass
-
-
-def _prepend(first, rest: Iterator) -> Iterator:
-    yield first
-    yield from rest
 
 
 def zlib_header(data) -> bool:

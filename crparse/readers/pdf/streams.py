@@ -11,7 +11,18 @@ from dataclasses import dataclass
 from crparse.errors import RefusedInput
 from crparse.readers.limits import Budget, max_inflated, max_pdf_stream
 from crparse.readers.pdf.filters import EARLY_CHANGE_0, FILTER, MAX_CHAINS, decode, filter_chains, union, zlib_header
-from crparse.readers.pdf.syntax import DELIM, DELIMITERS, EOL, OBJ, SPACE, Objects, name_pattern
+from crparse.readers.pdf.syntax import (
+    DELIM,
+    DELIMITERS,
+    EOL,
+    NUMBER,
+    OBJ,
+    SPACE,
+    Objects,
+    integer,
+    name_pattern,
+    object_number,
+)
 
 # -- decompression bombs ----------------------------------------------------------------------
 #
@@ -80,9 +91,7 @@ def _sized(chunks: Iterable, place: StreamAt, keep: list[bytes] | None = None) -
         keep.append(b"".join(kept))
 
 
-def check_streams(
-    raw: bytes, found: dict[int, list[StreamAt]] | None = None, objects: Objects | None = None
-) -> list[str]:
+def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects) -> list[str]:
     """Decode every stream of the PDF in bounded chunks, and refuse the file if they give more
     than the inflate limit, alone or together; the streams whose /Filter says Flate and whose
     data is not, or ends too soon (a damaged file: PDFium shows what it can, silently).
@@ -103,7 +112,7 @@ def check_streams(
         )
     budget = Budget(max_inflated(), "the streams of this PDF", max_pdf_stream(), "CRPARSE_MAX_PDF_STREAM")
     damaged: list[str] = []
-    objects = objects or Objects(raw)
+    _index_object_streams(raw, objects)
     ends = [m.start() for m in re.finditer(b"endstream", raw)]
     # Where "Do" and "BI" occur, found once: a search from each keyword's data to its
     # "endstream", or to the end of the file where none follows, was quadratic in keywords
@@ -138,10 +147,19 @@ def check_streams(
             span = raw[previous:at]
             obj = raw.rfind(b"obj", previous, at)  # "12 0 obj << ... >>": for messages
             number = OBJ.search(raw, max(previous, obj - 32), obj + 3) if obj >= 0 else None
-            part = f"the stream of object {int(number[1])}" if number else f"the stream at byte {start}"
+            named = object_number(number[1]) if number else None
+            part = f"the stream of object {named}" if named else f"the stream at byte {start}"
             # LZW's /EarlyChange 0 in the text may be another dictionary's: both ways, then.
             earlies = (1, 0) if EARLY_CHANGE_0.search(span) else (1,)
             chains = filter_chains(span, objects)
+            if None in chains:
+                # What PDFium finds there cannot be known, and a chain guessed from the data
+                # (Flate while it looks like zlib) missed ASCIIHex before Flate (sweep 11).
+                raise RefusedInput(
+                    "a PDF /Filter refers to an object this scan cannot find (not in the file nor in its object "
+                    "streams, or through references over 3 deep): the stream cannot be checked for decompression bombs",
+                    line=raw.count(b"\n", 0, at) + 1,
+                )
             inside = at < region_end
             if inside:
                 chains, earlies = union(chains, region_chains), tuple(sorted({*earlies, *region_earlies}, reverse=True))
@@ -153,7 +171,7 @@ def check_streams(
                     line=raw.count(b"\n", 0, at) + 1,
                 )
             place = StreamAt(start, chains, earlies, part)
-            header = objects.header_before(at) if found is not None else None
+            header = objects.header_before(at)
             # For the content check: the stream's own dictionary; an object stream's data.
             # no further back than the previous stream's data: each byte is read once (a run
             # of "stream endstream" under one header read the text since the header again
@@ -161,7 +179,7 @@ def check_streams(
             dictionary = raw[max(header[1], previous) : at] if header is not None else b""
             first = _FIRST.search(dictionary) if _OBJECT_STREAM.search(dictionary) else None
             if first:
-                place.packed, place.first = [], int(first[1])
+                place.packed, place.first = [], integer(first[1]) or 0
             for chain in chains:
                 for early in earlies if chain and "lzw" in chain else (1,):
                     _sized(decode(raw, start, chain, early, budget, part, damaged), place, place.packed)
@@ -185,7 +203,7 @@ def check_streams(
                         "time that grows with the square of their number",
                         line=raw.count(b"\n", 0, at) + 1,
                     )
-            if header is not None and found is not None:
+            if header is not None:
                 place.size = max(place.size, end - start)  # and the data as it is
                 place.draws = place.draws or _within(draws, start, end)
                 place.inline = place.inline or _within(inlines, start, end)
@@ -270,4 +288,56 @@ def _after_dictionary(raw: bytes, at: int, floor: int) -> bool:
 
 
 _OBJECT_STREAM = re.compile(name_pattern(b"Type") + SPACE + name_pattern(b"ObjStm"))
-_FIRST = re.compile(name_pattern(b"First") + SPACE + rb"(\d+)")
+_FIRST = re.compile(name_pattern(b"First") + SPACE + rb"(" + NUMBER + rb")")
+
+
+_KEYWORD = re.compile(rb"(?<![^" + DELIM + rb"])stream(?![^" + DELIM + rb"])")
+_MAX_OBJECT_STREAM_ROUNDS = 4
+
+
+def _index_object_streams(raw: bytes, objects: Objects) -> None:
+    """Add the objects of every object stream of the file to `objects`, before its streams are
+    checked: a /Filter may refer to an object inside one, anywhere in the file (a bomb's filter
+    object packed in an /ObjStm was taken for a missing one: sweep 11). Each is decoded with
+    the chains its own dictionary names, within a budget of its own (the check counts it
+    again); one whose /Filter refers to an object in another object stream waits for a later
+    round."""
+    keywords = [m.start() for m in _KEYWORD.finditer(raw)] if _OBJECT_STREAM.search(raw) else []
+    waiting: dict[int, tuple[bytes, int]] = {}  # keyword -> (its dictionary, /First)
+    for match in _OBJECT_STREAM.finditer(raw):
+        i = bisect.bisect_left(keywords, match.end())
+        if i == len(keywords) or keywords[i] in waiting:
+            continue
+        header = objects.header_before(match.start())
+        dictionary = raw[header[1] if header else match.start() : keywords[i]]
+        first = _FIRST.search(dictionary)
+        if first:
+            waiting[keywords[i]] = (dictionary, integer(first[1]) or 0)
+    budget = Budget(max_inflated(), "the object streams of this PDF", max_pdf_stream(), "CRPARSE_MAX_PDF_STREAM")
+    for round_ in range(_MAX_OBJECT_STREAM_ROUNDS):
+        done = []
+        for keyword, (dictionary, first) in waiting.items():
+            chains = filter_chains(dictionary, objects)
+            if None in chains and round_ + 1 < _MAX_OBJECT_STREAM_ROUNDS:
+                continue
+            eol = EOL.search(raw, keyword + 6)
+            if eol is None:
+                continue
+            part = f"the object stream at byte {eol.end()}"
+            earlies = (1, 0) if EARLY_CHANGE_0.search(dictionary) else (1,)
+            for chain in chains:
+                for early in earlies if chain and "lzw" in chain else (1,):
+                    if chain is not None:
+                        data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
+                        objects.add_object_stream(data if chain else _raw_data(raw, eol.end()), first)
+            done.append(keyword)
+        if not done:
+            break
+        for keyword in done:
+            del waiting[keyword]
+
+
+def _raw_data(raw: bytes, start: int) -> bytes:
+    """A stream's data as it is: up to its "endstream"."""
+    end = raw.find(b"endstream", start)
+    return raw[start : end if end >= 0 else len(raw)]

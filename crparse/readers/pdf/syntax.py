@@ -15,10 +15,32 @@ EOL = re.compile(rb"\r\n|\r|\n")
 # PDF white space: NUL too, which Python's \s lacks (a /Filter after a NUL hid a bomb: sweep 10)
 WS = rb"[\x00\t\n\x0b\f\r ]"
 SEPARATOR = rb"(?:" + WS + rb"|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
-OBJ = re.compile(rb"(?<![0-9])(\d{1,10})" + SEPARATOR + rb"\d{1,5}" + SEPARATOR + rb"obj(?![^" + DELIM + rb"])")
+# A number is any word of digits, "+", "-" and ".", whatever its shape ("+0", "0.0", ".", "+-"):
+# PDFium reads each as one, in a reference ("7 +0 R") and an object's header ("7 . obj") alike;
+# an object number is the digits after an optional "+" ("7.0" and "00000000007" are 7; "-7",
+# "++7" and "0" are no object). Patterns that took only digits let a /Filter past (sweep 11).
+# The look-behind makes a pattern start only where a word does (a run of digits is not tried
+# from each of its bytes).
+NUMBER = rb"(?<![0-9+.\-])[0-9+.\-]++"
+_NUMBER_WORD = re.compile(NUMBER)
+_LEADING_INTEGER = re.compile(rb"\+?(?:0*+([1-9][0-9]{0,9})|0++)(?![0-9])")
+OBJ = re.compile(rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"obj(?![^" + DELIM + rb"])")
 # The same, in the bytes reversed: a comment ends a line ("%" is its last byte read backwards).
 _SEPARATOR_REVERSED = rb"(?:" + WS + rb"|(?<=[\r\n])[^\r\n]*%)++"
-_OBJ_REVERSED = re.compile(rb"jbo" + _SEPARATOR_REVERSED + rb"\d{1,5}" + _SEPARATOR_REVERSED + rb"(\d{1,10})(?![0-9])")
+_OBJ_REVERSED = re.compile(
+    rb"jbo" + _SEPARATOR_REVERSED + rb"[0-9+.\-]++" + _SEPARATOR_REVERSED + rb"([0-9+.\-]++)"
+)
+
+
+def integer(word: bytes) -> int | None:
+    """The integer PDFium reads a number word as (its leading digits), None past 10 digits."""
+    match = _LEADING_INTEGER.match(word)
+    return None if match is None else int(match[1] or 0)
+
+
+def object_number(word: bytes) -> int | None:
+    """The object a number word names in a reference or a header, None for none."""
+    return integer(word) or None
 
 
 def name_pattern(word: bytes) -> bytes:
@@ -51,6 +73,8 @@ class Objects:
         # each object is once asked for); number -> the object streams it is in.
         self.object_streams: list[tuple[bytes, int, list[bytes], dict | None]] = []
         self.packed_in: dict[int, list[int]] = {}
+        self.packed_count: dict[int, int] = {}
+        self._added: set[tuple[int, bytes]] = set()  # number -> how many times object streams hold it
 
     def _indexed(self) -> dict[int, list[int]]:
         """OBJ's matches, found in the bytes reversed: the pattern then starts with a literal
@@ -61,8 +85,9 @@ class Objects:
             found = []
             for match in _OBJ_REVERSED.finditer(raw[::-1]):
                 end = n - match.start()  # just after "obj"
-                if end == n or raw[end] in DELIMITERS:
-                    found.append((n - match.end(), end, int(match[1][::-1])))
+                number = object_number(match[1][::-1])
+                if number is not None and (end == n or raw[end] in DELIMITERS):
+                    found.append((n - match.end(), end, number))
             for start, end, number in reversed(found):
                 self.index.setdefault(number, []).append(end)
                 self.starts.append(start)
@@ -78,16 +103,18 @@ class Objects:
         return self.headers[i] if i >= 0 else None
 
     def defined(self, number: int) -> int:
-        """How many times object `number` is defined in the file."""
-        return len(self._indexed().get(number, ()))
+        """How many times object `number` is defined, in the file and in its object streams."""
+        return len(self._indexed().get(number, ())) + self.packed_count.get(number, 0)
 
     def bodies(self, number: int) -> list[bytes]:
+        """The first 4 KB of each definition of object `number` (up to its "endobj"), then of
+        those in object streams: enough for a value that is no stream (a /Filter's)."""
         out = []
         for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
             body = self.raw[at : at + 4096]
             end = body.find(b"endobj")
             out.append(body[:end] if end >= 0 else body)
-        return out
+        return out + [body[:4096] for body in self._packed_bodies(number)]
 
     def definitions(self, number: int) -> list[bytes]:
         """Each definition of object `number`, whole: up to its "endobj", its "stream" keyword
@@ -104,25 +131,32 @@ class Objects:
         """The objects of an object stream (its data decoded): pairs of an object number and an
         offset from `first`, then the objects, each up to the next one. Only the numbers are
         indexed here; an object is cut out when asked for (_packed_bodies)."""
-        numbers = _INTEGER.findall(data, 0, min(first, len(data)))
+        if (first, data) in self._added:
+            return  # the same stream decoded again (by the check, then for the content check)
+        self._added.add((first, data))
+        numbers = [integer(word) or 0 for word in _NUMBER_WORD.findall(data, 0, min(first, len(data)))]
         self.object_streams.append((data, first, numbers, None))
         at = len(self.object_streams) - 1
         for number in numbers[0::2]:
-            self.packed_in.setdefault(int(number), []).append(at)
+            if number:
+                self.packed_count[number] = self.packed_count.get(number, 0) + 1
+                streams = self.packed_in.setdefault(number, [])
+                if not streams or streams[-1] != at:
+                    streams.append(at)
 
     def _packed_bodies(self, number: int) -> list[bytes]:
         out = []
         for at in self.packed_in.get(number, ())[:MAX_DEFINITIONS]:
             data, first, numbers, places = self.object_streams[at]
             if places is None:
-                pairs = sorted(zip(map(int, numbers[1::2]), map(int, numbers[0::2])))  # (offset, number)
+                pairs = sorted(zip(numbers[1::2], numbers[0::2]))  # (offset, number)
                 places = {}
                 for i, (offset, n) in enumerate(pairs):
                     end = pairs[i + 1][0] if i + 1 < len(pairs) else len(data) - first
                     places.setdefault(n, []).append((first + offset, first + end))
                 self.object_streams[at] = (data, first, numbers, places)
             out += [data[start:end] for start, end in places.get(number, ())]
-        return out
+        return out[:MAX_DEFINITIONS]
 
 
 
@@ -134,8 +168,7 @@ def unescape(name: bytes) -> bytes:
 
 
 _BODY_END = re.compile(rb"(?<![^" + DELIM + rb"])(?:stream|endobj)(?![^" + DELIM + rb"])")
-_INTEGER = re.compile(rb"\d+")
-REF = re.compile(rb"[+]?(\d+)" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R(?![^" + DELIM + rb"])")
+REF = re.compile(rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R(?![^" + DELIM + rb"])")
 
 
 _NAME = re.compile(rb"/[^" + DELIM + rb"]*")
@@ -143,7 +176,7 @@ _WORD = re.compile(rb"[^" + DELIM + rb"]+")
 _SPACE_AT = re.compile(SPACE)
 # A reference, a name, a number or keyword, an array of numbers (what most values are).
 _SIMPLE_VALUE = re.compile(
-    rb"\d+" + SEPARATOR + rb"\d+" + SEPARATOR + rb"R(?![^" + DELIM + rb"])|/[^" + DELIM + rb"]*|[^" + DELIM + rb"]+"
+    NUMBER + SEPARATOR + NUMBER + SEPARATOR + rb"R(?![^" + DELIM + rb"])|/[^" + DELIM + rb"]*|[^" + DELIM + rb"]+"
     rb"|\[[\x00\s\d.+-]*\]"
 )
 _STRUCTURE = re.compile(rb"<<|>>|[\[\](<%]")  # what opens or closes a value, or hides a bracket
@@ -234,5 +267,10 @@ def entries_of(text: bytes) -> dict[bytes, bytes] | None:
 def ref_of(value: bytes | None) -> int | None:
     if value is None:
         return None
-    match = REF.fullmatch(value.strip())
-    return int(match[1]) if match else None
+    match = REF.fullmatch(value.strip(b" \t\n\r\f\x0b\x00"))
+    return object_number(match[1]) if match else None
+
+
+def references(text: bytes) -> list[int]:
+    """The objects the references in `text` name, in order."""
+    return [number for match in REF.finditer(text) if (number := object_number(match[1])) is not None]
