@@ -264,3 +264,17 @@ def test_a_filter_that_refers_to_no_object_is_refused(tmp_path):
     path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter 9 0 R >>", [FILTER_OBJECT]))
     with pytest.raises(RefusedInput, match="refers to an object this scan cannot find"):
         crparse.parse(path)
+
+
+def test_object_streams_are_indexed_in_linear_time(tmp_path):
+    """Every object stream is decoded before the check (for the objects a /Filter may name):
+    their number is bounded as the keywords' is, and each dictionary read once."""
+    from limits import run_limited
+
+    path = tmp_path / "object-streams.pdf"
+    path.write_bytes(small_pdf() + b"<< /Type /ObjStm /First 4 >> stream\n7 0 /Fl\nendstream\n" * 40_000)
+    result = run_limited(["parse", str(path)], seconds=6)
+    assert result.ok_within_limits and result.returncode == 0, (result.cpu_seconds, result.stderr[-300:])
+    path.write_bytes(small_pdf() + b"<< /Type /ObjStm /First 4 >> stream\n" * 50_001)
+    with pytest.raises(RefusedInput, match="over 50,000 object streams"):
+        crparse.parse(path)

@@ -308,8 +308,13 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
         i = bisect.bisect_left(keywords, match.end())
         if i == len(keywords) or keywords[i] in waiting:
             continue
+        if len(waiting) == _MAX_STREAMS:
+            raise RefusedInput(f"over {_MAX_STREAMS:,} object streams: more streams than a rules document has",
+                               line=raw.count(b"\n", 0, match.start()) + 1)
         header = objects.header_before(match.start())
-        dictionary = raw[header[1] if header else match.start() : keywords[i]]
+        # no further back than the keyword before (many under one header: quadratic)
+        floor = max(header[1] if header else match.start(), keywords[i - 1] if i else 0)
+        dictionary = raw[floor : keywords[i]]
         first = _FIRST.search(dictionary)
         if first:
             waiting[keywords[i]] = (dictionary, integer(first[1]) or 0)
