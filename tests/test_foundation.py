@@ -193,12 +193,14 @@ def _boom(*args, **kwargs):
 )
 def test_internal_error_is_one_line_and_exit_3(argv, target, monkeypatch, capsys):
     module, _, name = target.rpartition(".")
-    monkeypatch.setattr(__import__(module, fromlist=[name]), name, _boom)
     if target == "crparse.refs.resolve.references":
+        # before the module's own: crparse.references is looked up lazily, from that module, and
+        # monkeypatch keeps what it finds to put back (it found _boom, which leaked into later tests)
         monkeypatch.setattr(crparse, "references", _boom, raising=False)
         import crparse.refs.graph as graph
 
         monkeypatch.setattr(graph, "find_references", _boom)
+    monkeypatch.setattr(__import__(module, fromlist=[name]), name, _boom)
     doc = str(FIXTURES / "modern.txt")
     status = main([a.format(doc=doc) for a in argv])
     err = capsys.readouterr().err.strip()
