@@ -109,8 +109,8 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
         raise no_rules(raw, path, extract.format, warned, one=one)
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
-    tokens = tokenize(lines, regions)
-    if len(tokens.blocks) > (limit := max_paragraphs()):
+    tokens = tokenize(lines, regions, most=(limit := max_paragraphs()))
+    if len(tokens.blocks) > limit:
         raise RefusedInput(too_many_paragraphs(limit), line=tokens.blocks[limit].line)
     parts = build(tokens.blocks)
 
