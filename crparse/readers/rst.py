@@ -54,6 +54,8 @@ from crparse.readers.base import Extract
 from crparse.readers.links import link_to_rule
 
 _RULE_TITLE = re.compile(rf"(?P<number>{S.NUMBER})\.?(?:\s+(?P<title>\S.*))?")
+# A part's or section's heading that prints its own number ("100. General", "1. Game Concepts")
+_NUMBERED_HEADING = re.compile(r"(?P<number>\d{1,3})\.\s+\S.*")
 _DAMAGED_REF = re.compile(r":ref:(?!`)(?=\w)|(?<=\w):ref:(?!`)")
 _SUBSTITUTION = re.compile(r"(?<![|\w])\|(?P<name>[A-Za-z0-9/]{1,6})\|(?![|\w])")
 _DEFINED = re.compile(r"^\.\.\s+\|(?P<name>[^|]+)\|", re.MULTILINE)
@@ -868,6 +870,10 @@ def _section_numbers(documents, files: list[_File], diagnostics: list[Diagnostic
             if match:
                 numbers[id(section)] = match["number"]
                 continue
+            own = _NUMBERED_HEADING.fullmatch(title)
+            if own:  # its own number, not one taken from the rules under it (which gave "100. 100. General")
+                numbers[id(section)] = own["number"]
+                continue
             rule, paragraph = _first_rule(section, numbers)
             first = next((numbers[id(c)] for c in section.children
                           if isinstance(c, nodes.section) and len(numbers.get(id(c), "")) == 3), None)
@@ -1104,6 +1110,9 @@ class _Writer:
             self.rule(section, title, match)
             return
         number = self.numbers.get(id(section)) or self.implicit_number(section)
+        printed = _NUMBERED_HEADING.fullmatch(text)
+        if printed and printed["number"] == number:
+            number = None  # printed in the heading already
         self.emit(f"{number}. {text}" if number else text, _first_line(title) - 1, _first_line(title))
         for child in section.children:
             if child is not title:
