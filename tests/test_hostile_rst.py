@@ -487,3 +487,15 @@ def test_a_line_docutils_will_not_read_is_the_refusal():
     with pytest.raises(crparse.RefusedInput, match="longer than the 10,000 characters docutils reads") as refused:
         crparse.parse(text.encode(), format="rst")
     assert refused.value.line == 6
+
+
+@pytest.mark.parametrize("role", ["raw-html", "unknown"])
+def test_the_text_of_a_role_that_is_not_a_reference_is_kept_whole(tmp_path, role):
+    """A role made from the disabled raw role (or an unknown one) leaves its text, and "<b>bold</b>"
+    is text: it was read as Sphinx's `Title <target>` and lost its "</b>"."""
+    path = tmp_path / "role.rst"
+    path.write_text(f"100. General\n============\n\n100.1. See :{role}:`<b>bold</b>` here.\n\n100.2. And "
+                    ":ref:`the title <label>` there.\n\n.. role:: raw-html(raw)\n   :format: html\n")
+    doc = crparse.parse(path)
+    assert doc.rule("100.1").text == "See <b>bold</b> here."
+    assert doc.rule("100.2").text == "And the title there."  # a reference role's title, as before

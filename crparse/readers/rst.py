@@ -70,7 +70,15 @@ _REFERENCE_MARKUP = re.compile(r"`(?P<title>[^`<]*?)\s*(?:<[^<>`]*>)?`__?|(?<![\
 _CONTENTS_LINE = re.compile(r"(?P<number>\d{1,3})\.\s+(?P<title>\S.*)")
 # An interpreted text role docutils does not know (Sphinx's `:doc:`, `:term:`) keeps its markup
 # as text: `:doc:`one``, or `one`:doc:`.
-_ROLE_MARKUP = re.compile(r"(?s):[A-Za-z0-9][\w.+:-]*?:`(?P<before>.*)`|`(?P<after>.*)`:[A-Za-z0-9][\w.+:-]*?:")
+_ROLE_MARKUP = re.compile(
+    r"(?s):(?P<role>[A-Za-z0-9][\w.+:-]*?):`(?P<before>.*)`|`(?P<after>.*)`:(?P<role_after>[A-Za-z0-9][\w.+:-]*?):"
+)
+# Sphinx's cross-reference roles, whose text may be `Title <target>`; any other role's text is
+# what it says ("`<b>bold</b>`" under a raw role lost its "</b>" as a target).
+_REFERENCE_ROLES = frozenset(
+    "ref doc term numref any keyword option envvar token download abbr "
+    "py:ref py:mod py:func py:class py:meth py:attr py:data py:obj std:ref std:doc std:term".split()
+)
 # Sphinx's toctree entries: `Title <file>`, and links that are not files of the edition.
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|mailto:", re.IGNORECASE)
 
@@ -1023,7 +1031,7 @@ def _unmarked(text: str) -> str:
     role = _ROLE_MARKUP.fullmatch(text)
     if role:
         content = role["before"] if role["before"] is not None else role["after"]
-        titled = _titled_target(content)
+        titled = _titled_target(content) if (role["role"] or role["role_after"]) in _REFERENCE_ROLES else None
         return (titled[0] or titled[1]) if titled else content
     return _REFERENCE_MARKUP.sub(lambda m: m["title"] if m["title"] is not None else m["name"], text)
 
