@@ -153,3 +153,18 @@ def test_links_directories_resolved_the_file_name_kept(tmp_path, monkeypatch):
     assert _paths(db) == {"2020-01-01": str(tmp_path / "real" / "2020-01-01.txt"),
                           "2020-10-01": str(tmp_path / "latest.txt")}
     _stored_from(db, Path("/"), monkeypatch)
+
+
+def test_docs_of_a_store_whose_releases_all_moved_says_so(tmp_path):
+    """`docs --db` said "no release given (PATH..., or --db ...)" though --db was given."""
+    write_releases(tmp_path / "rel")
+    store = tmp_path / "s.sqlite"
+    db = connect(store, create=True)
+    index(db, [str(tmp_path / "rel")])
+    db.close()
+    (tmp_path / "rel").rename(tmp_path / "moved")
+    done = subprocess.run([sys.executable, "-m", "crparse", "docs", "--db", str(store), "-o", str(tmp_path / "site")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "none of the 4 release(s) of the store can be read again" in done.stderr
+    assert "no release given" not in done.stderr and f"{tmp_path / 'rel' / '2020-01-01.txt'}: " in done.stderr

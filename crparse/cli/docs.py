@@ -37,9 +37,13 @@ def run_docs(args) -> int:
     if args.db is not None:
         stored, unread = _stored(None if args.db is True else args.db)  # `--db` alone: the default store
         paths += stored
-    if not paths:
-        raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)"
+    if not paths and unread:
+        # --db was given: "no release given" sent the user looking for a mistake in the command
+        raise CommandError(f"docs: none of the {len(unread)} release(s) of the store can be read again (moved or "
+                           "deleted? give them as PATH, or index them where they are now)"
                            + "".join(f"; {line}" for line in unread))
+    if not paths:
+        raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)")
     out = Path(args.output)
     # more processes than releases, or than a few a core, do no more work, only take memory
     workers = max(1, min(args.jobs or jobs(), 4 * (os.cpu_count() or 1), max(len(paths), 1)))
