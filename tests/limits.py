@@ -64,11 +64,13 @@ _MARKER = b"\n__crparse_peak_kib="
 _WRAPPER = """
 import atexit, os, resource, sys
 def _peak():
+    # and its children's: a PDF is read in a forked child (crparse/readers/pdf/confine.py)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     try:
         with open("/proc/self/status", "rb") as f:
-            return int(next(l for l in f if l.startswith(b"VmHWM:")).split()[1])
+            return max(children, int(next(l for l in f if l.startswith(b"VmHWM:")).split()[1]))
     except (OSError, StopIteration, ValueError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return max(children, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 def _cpu():
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

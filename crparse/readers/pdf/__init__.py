@@ -41,6 +41,7 @@ from crparse.limits import max_input
 from crparse.nodes import Diagnostic, Residue
 from crparse.readers.base import Extract, said
 from crparse.readers.limits import PDF_CHAR_COST, PDF_OBJECT_COST, max_pdf_content, size
+from crparse.readers.pdf.confine import confined
 from crparse.readers.pdf.content import check_content, content_refusal
 from crparse.readers.pdf.streams import StreamAt, check_streams
 from crparse.readers.pdf.syntax import Objects
@@ -73,6 +74,10 @@ class _Line:
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
+    return confined(_read, raw, path)
+
+
+def _read(raw: bytes, path: str | None) -> Extract:
     streams: dict[int, list[StreamAt]] = {}
     objects = Objects(raw)
     damaged = check_streams(raw, streams, objects)

@@ -1,0 +1,158 @@
+"""A PDF read in a child process, within a limit on its memory and one on its CPU time.
+
+The checks run before PDFium opens a file (streams.py, content.py) read PDF syntax from the raw
+bytes the way PDFium does, and refuse a file whose streams or pages would pass the limits. Each
+adversarial sweep found another spelling or structure they read differently from PDFium (an
+"endobj" in a comment, an LZW code past the table, a negative object number PDFium wraps
+around...), and then PDFium inflated gigabytes or aborted the process. So the whole read, those
+checks and PDFium alike, runs in a forked child whose address space and CPU time are bounded
+(CRPARSE_MAX_PDF_MEMORY above what the process held, CRPARSE_MAX_PDF_SECONDS): whatever it meets,
+the file is refused in one line once the child passes either, and the process that asked stays
+as it was. The checks still give the precise refusals (which stream, which limit).
+
+Where there is no fork (not POSIX), the read runs in the process, checks only.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from typing import TypeVar
+
+from crparse.errors import CrparseError, RefusedInput
+from crparse.limits import setting
+from crparse.readers.limits import size
+
+T = TypeVar("T")
+
+MAX_PDF_MEMORY = 512 * 2**20  # the 2026 release needs ~45 MiB above the process; bombs took GiBs
+MAX_PDF_SECONDS = 10  # of CPU: the official releases take under 2 s
+_EXIT_UNPICKLABLE = 70
+
+
+def max_pdf_memory() -> int:
+    return setting("CRPARSE_MAX_PDF_MEMORY", MAX_PDF_MEMORY)
+
+
+def max_pdf_seconds() -> int:
+    return setting("CRPARSE_MAX_PDF_SECONDS", MAX_PDF_SECONDS)
+
+
+def confined(read: Callable[..., T], *args) -> T:
+    """read(*args), run in a child within the limits; its result, or its exception raised here."""
+    if not hasattr(os, "fork"):
+        return read(*args)
+    memory, seconds = max_pdf_memory(), max_pdf_seconds()
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(readable)
+        _child(writable, memory, seconds, read, args)  # never returns
+    os.close(writable)
+    try:
+        data, late = _all_of(readable, pid, deadline=time.monotonic() + 4 * seconds + 30)
+    finally:
+        os.close(readable)
+    _, status = os.waitpid(pid, 0)
+    if late:
+        raise RefusedInput(f"reading this PDF did not end within {4 * seconds + 30} s: its child process was stopped "
+                           "(raise CRPARSE_MAX_PDF_SECONDS if the file is genuine)")
+    outcome = _outcome(data)
+    if outcome is None:
+        raise _stopped(status, memory, seconds)
+    kind, value = outcome
+    if kind == "ok":
+        return value
+    if kind == "memory":
+        raise _past_memory(memory)
+    raise value
+
+
+def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple) -> None:
+    status = 0
+    try:
+        import faulthandler
+
+        # PYTHONFAULTHANDLER (and pytest) dump the stack on SIGABRT: PDFium's way of failing an
+        # allocation is the refusal's business, in one line, not a traceback's
+        faulthandler.disable()
+        _limit(memory, seconds)
+        try:
+            outcome = ("ok", read(*args))
+        except MemoryError:
+            outcome = ("memory", None)
+        except CrparseError as error:
+            outcome = ("error", error)
+        except BaseException as error:  # noqa: BLE001 - raised again in the parent, as it is
+            outcome = ("error", error)
+        try:
+            data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        except MemoryError:
+            data = pickle.dumps(("memory", None))
+        except Exception:  # noqa: BLE001 - an exception that does not pickle: its traceback
+            data = pickle.dumps(("error", RuntimeError("".join(traceback.format_exception(outcome[1])).strip())))
+        with os.fdopen(writable, "wb") as out:
+            out.write(data)
+    except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code, run twice
+        status = _EXIT_UNPICKLABLE
+    finally:
+        os._exit(status)
+
+
+def _limit(memory: int, seconds: int) -> None:
+    import resource
+
+    page = os.sysconf("SC_PAGE_SIZE")
+    with open("/proc/self/statm", "rb") as statm:  # the address space the process holds already
+        held = int(statm.read().split()[0]) * page
+    # (a forked child's CPU time starts from nothing: RLIMIT_CPU counts its own)
+    for kind, wanted in ((resource.RLIMIT_AS, held + memory), (resource.RLIMIT_CPU, seconds)):
+        soft, hard = resource.getrlimit(kind)
+        bound = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft == resource.RLIM_INFINITY or bound < soft:
+            resource.setrlimit(kind, (bound, hard))
+
+
+def _all_of(readable: int, pid: int, deadline: float) -> tuple[bytes, bool]:
+    """What the child writes, to its end; (what came, True) if it passed the deadline (stopped)."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([readable], [], [], left)[0]:
+            os.kill(pid, signal.SIGKILL)
+            return b"".join(chunks), True
+        chunk = os.read(readable, 1 << 20)
+        if not chunk:
+            return b"".join(chunks), False
+        chunks.append(chunk)
+
+
+def _outcome(data: bytes):
+    if not data:
+        return None
+    try:
+        return pickle.loads(data)  # written by our own child, through a pipe
+    except Exception:  # noqa: BLE001 - cut short: the child died while writing
+        return None
+
+
+def _stopped(status: int, memory: int, seconds: int) -> RefusedInput:
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return RefusedInput(f"reading this PDF took more than {seconds} s of CPU, the limit (CRPARSE_MAX_PDF_SECONDS): "
+                            "a decompression or content bomb? raise it if the file is genuine")
+    if os.WIFSIGNALED(status):
+        # PDFium aborts when an allocation fails (SIGABRT), or crashes on what it cannot hold
+        name = signal.Signals(os.WTERMSIG(status)).name
+        return RefusedInput(f"PDFium stopped ({name}) reading this PDF, within the {size(memory)} memory limit "
+                            "(CRPARSE_MAX_PDF_MEMORY): a decompression or content bomb? raise it if the file is genuine")
+    return RefusedInput(f"reading this PDF failed in its child process (exit status {os.waitstatus_to_exitcode(status)})")
+
+
+def _past_memory(memory: int) -> RefusedInput:
+    return RefusedInput(f"reading this PDF needs more than {size(memory)} of memory, the limit (CRPARSE_MAX_PDF_MEMORY): "
+                        "a decompression or content bomb? raise it if the file is genuine")

@@ -1,0 +1,139 @@
+"""A PDF is read in a forked child, within CRPARSE_MAX_PDF_MEMORY of memory and
+CRPARSE_MAX_PDF_SECONDS of CPU (crparse/readers/pdf/confine.py): the backstop behind the checks
+made before PDFium opens a file. Sweep 12 found 15 ways past those checks (an "endobj" in a
+comment, an LZW code past its table, a negative object number PDFium wraps round, a form drawn
+by a string operand...): PDFium inflated 0.8-2.5 GiB with exit 0, or aborted the process. Here the
+read is replaced by what such a file makes PDFium do, and the refusal is checked; the PDFs of
+test_hostile_pdf_*.py check the whole path."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from builders import make_pdf
+
+import crparse
+import crparse.readers.pdf as pdf
+from crparse.errors import RefusedInput
+
+RULES = [[(72, 700, "100.1. These Magic rules apply to any Magic game."), (72, 686, "100.2. To play, each player needs a deck.")]]
+
+
+@pytest.fixture
+def document(tmp_path):
+    path = tmp_path / "rules.pdf"
+    path.write_bytes(make_pdf(RULES))
+    return path
+
+
+def test_a_pdf_is_read_as_before(document):
+    assert [rule.number for rule in crparse.parse(document).rules] == ["100.1", "100.2"]
+
+
+def _hold(raw, path):
+    kept = []
+    while True:  # what PDFium does with a bomb: allocate until it holds the whole stream
+        kept.append(bytearray(64 << 20))
+
+
+def _spin(raw, path):
+    while True:
+        pass
+
+
+def _abort(raw, path):
+    os.abort()  # what PDFium does when an allocation fails in C++
+
+
+def test_memory_past_the_limit_is_refused(document, monkeypatch):
+    monkeypatch.setattr(pdf, "_read", _hold)
+    monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "256M")
+    with pytest.raises(RefusedInput, match=r"needs more than 256 MiB of memory, the limit \(CRPARSE_MAX_PDF_MEMORY\)"):
+        crparse.parse(document)
+
+
+def test_pdfium_aborting_is_refused(document, monkeypatch):
+    monkeypatch.setattr(pdf, "_read", _abort)
+    with pytest.raises(RefusedInput, match=r"PDFium stopped \(SIGABRT\) reading this PDF, within the 512 MiB"):
+        crparse.parse(document)
+
+
+def test_cpu_time_past_the_limit_is_refused(document, monkeypatch):
+    monkeypatch.setattr(pdf, "_read", _spin)
+    monkeypatch.setenv("CRPARSE_MAX_PDF_SECONDS", "1")
+    with pytest.raises(RefusedInput, match=r"took more than 1 s of CPU, the limit \(CRPARSE_MAX_PDF_SECONDS\)"):
+        crparse.parse(document)
+
+
+def test_refusals_and_errors_of_the_child_are_raised_as_they_were(document, monkeypatch):
+    def refuse(raw, path):
+        raise RefusedInput("a refusal in the child", line=7)
+
+    monkeypatch.setattr(pdf, "_read", refuse)
+    with pytest.raises(RefusedInput) as refused:
+        crparse.parse(document)
+    assert refused.value.line == 7 and str(refused.value) == f"{document}:7: a refusal in the child"
+
+    def fail(raw, path):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(pdf, "_read", fail)
+    with pytest.raises(KeyError, match="a bug"):
+        crparse.parse(document)
+
+
+def test_the_process_that_asked_is_untouched(document, monkeypatch):
+    """The limits are the child's: the parent's own are as they were."""
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_AS), resource.getrlimit(resource.RLIMIT_CPU)
+    crparse.parse(document)
+    assert (resource.getrlimit(resource.RLIMIT_AS), resource.getrlimit(resource.RLIMIT_CPU)) == before
+
+
+# -- the whole path: form bombs the content walk does not follow (sweep 12) -------------------------
+
+
+def _plain(data: bytes, entries: bytes = b"") -> bytes:
+    return b"<< %s /Length %d >>\nstream\n" % (entries, len(data)) + data + b"\nendstream"
+
+
+def form_bomb(drawn_by_string: bool, levels: int = 7, fan: int = 10) -> bytes:
+    """Forms 7.. each drawing the next `fan` times, 10^7 drawings in all: named by a string
+    operand ("(Fm2) Do", which PDFium's Do takes), or shown by a page that inherits its
+    resources through a /Parent outside the page tree (which PDFium follows)."""
+    from builders import pdf_of
+
+    draw = b"(Fm%d) Do" if drawn_by_string else b"/Fm%d Do"
+    text = b"BT /F1 12 Tf 72 700 Td (100.1. First rule.) Tj 0 -14 Td (100.2. Second rule.) Tj ET "
+    if drawn_by_string:
+        page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 5 0 R /Contents 6 0 R >>"
+        parent = b"<< /Type /Pages /Count 0 /Kids [] >>"
+    else:
+        page = b"<< /Type /Page /Parent 20 0 R /MediaBox [0 0 612 792] /Contents 6 0 R >>"
+        parent = b"<< /Type /Pages /Count 1 /Resources 5 0 R >>"
+    forms = b" ".join(b"/Fm%d %d 0 R" % (i, 6 + i) for i in range(1, levels + 1))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
+               b"<< /Font << /F1 3 0 R >> /XObject << " + forms + b" >> >>", _plain(text + draw % 1)]
+    for i in range(1, levels + 1):
+        body = (b" ".join(b"q 1 0 0 1 %d %d cm " % (k, k) + draw % (i + 1) + b" Q" for k in range(fan))
+                if i < levels else b"0 0 m 1 1 l S")
+        objects.append(_plain(body, b"/Type /XObject /Subtype /Form /BBox [0 0 1000 1000] /Resources 5 0 R"))
+    objects += [b"null"] * (19 - len(objects)) + [parent]  # object 20: the /Parent
+    return pdf_of(objects)
+
+
+@pytest.mark.parametrize("drawn_by_string", [True, False], ids=["string-operand", "parent-resources"])
+def test_a_form_bomb_the_checks_miss_is_refused_within_limits(tmp_path, drawn_by_string):
+    """Before: exit 0 after PDFium took 1.9 GiB (sweep 12, F13 and F14)."""
+    from limits import run_limited
+
+    path = tmp_path / "bomb.pdf"
+    path.write_bytes(form_bomb(drawn_by_string))
+    result = run_limited(["parse", str(path)], memory=1 << 30, env={"PYTHONFAULTHANDLER": "1"})
+    assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-500:])
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and "CRPARSE_MAX_PDF_MEMORY" in lines[0] and str(path) in lines[0], lines
+    assert result.peak_mib < 800, result.peak_mib
