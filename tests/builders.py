@@ -54,3 +54,48 @@ def pdf_of(objects: list[bytes], trailer: bytes = b"") -> bytes:
 
 def _escape(text: str) -> bytes:
     return text.encode("cp1252").replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+
+
+def lzw(data_codes: list[int], early: int = 1) -> bytes:
+    """Codes packed as PDF's LZWDecode reads them (/EarlyChange 1, the default: the width grows
+    one code early; 0: when the table is full)."""
+    out, bits, count, width, size = bytearray(), 0, 0, 9, 258
+    first = True
+    for code in data_codes:
+        bits, count = bits << width | code, count + width
+        while count >= 8:
+            count -= 8
+            out.append(bits >> count & 0xFF)
+        if code == 256:
+            width, size, first = 9, 258, True
+            continue
+        if not first and size < 4096:
+            size += 1
+            if size + early >= 1 << width and width < 12:
+                width += 1
+        first = False
+    if count:
+        out.append(bits << (8 - count) & 0xFF)
+    return bytes(out)
+
+
+def lzw_bomb(head: bytes, inflated: int, early: int = 1) -> bytes:
+    """LZW data of `head` then about `inflated` blanks: each code after the first one of a table
+    repeats one blank more than the code before it (the table's own newest entry)."""
+    return lzw(lzw_bomb_codes(head, inflated), early)
+
+
+def lzw_bomb_codes(head: bytes, inflated: int) -> list[int]:
+    codes = [256, *head, 256]
+    made = 0
+    while made < inflated:
+        codes.append(32)
+        made += 1
+        length, size = 1, 258
+        while size < 4094 and made < inflated:
+            codes.append(size)
+            length += 1
+            made += length
+            size += 1
+        codes.append(256)
+    return codes + [257]

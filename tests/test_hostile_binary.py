@@ -13,7 +13,7 @@ import zlib
 from io import BytesIO
 
 import pytest
-from builders import make_docx, make_pdf, pdf_of
+from builders import lzw_bomb, make_docx, make_pdf, pdf_of
 from limits import run_limited
 
 import crparse
@@ -125,46 +125,6 @@ def pdf_with_contents(contents: list[tuple[bytes, bytes]], extra: list[bytes] = 
 def flate_bomb(inflated: int, unit: bytes = b"0" * MiB) -> bytes:
     """A content stream: the RULES text, then `inflated` bytes of `unit` repeated."""
     return zlib_repeated(unit, inflated // len(unit), head=pdf_text(RULES))
-
-
-def lzw(data_codes: list[int]) -> bytes:
-    """Codes packed as PDF's LZWDecode reads them (early change: the width grows one code early)."""
-    out, bits, count, width, size = bytearray(), 0, 0, 9, 258
-    first = True
-    for code in data_codes:
-        bits, count = bits << width | code, count + width
-        while count >= 8:
-            count -= 8
-            out.append(bits >> count & 0xFF)
-        if code == 256:
-            width, size, first = 9, 258, True
-            continue
-        if not first and size < 4096:
-            size += 1
-            if size + 1 >= 1 << width and width < 12:
-                width += 1
-        first = False
-    if count:
-        out.append(bits << (8 - count) & 0xFF)
-    return bytes(out)
-
-
-def lzw_bomb(head: bytes, inflated: int) -> bytes:
-    """LZW data of `head` then about `inflated` blanks: each code after the first one of a table
-    repeats one blank more than the code before it (the table's own newest entry)."""
-    codes = [256, *head, 256]
-    made = 0
-    while made < inflated:
-        codes.append(32)
-        made += 1
-        length, size = 1, 258
-        while size < 4094 and made < inflated:
-            codes.append(size)
-            length += 1
-            made += length
-            size += 1
-        codes.append(256)
-    return lzw(codes + [257])
 
 
 # -- DOCX -------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from crparse.readers.limits import (
     max_pdf_stream,
     size,
 )
-from crparse.readers.pdf.filters import MAX_CHAINS, decode, value_chains
+from crparse.readers.pdf.filters import EARLIES, MAX_CHAINS, decode, value_chains
 from crparse.readers.pdf.streams import BEGIN_IMAGE, StreamAt
 from crparse.readers.pdf.syntax import (
     DELIM,
@@ -69,7 +69,11 @@ from crparse.readers.pdf.syntax import (
 _ROOT = re.compile(name_pattern(b"Root") + SPACE + rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R")
 
 
-_DRAW = re.compile(rb"/([^" + DELIM + rb"]*)" + SPACE + rb"Do(?![^" + DELIM + rb"])")
+# "Do" and its operand: a name, or a string, which PDFium takes for one ("(Fm1) Do" drew a form
+# bomb the walk never counted: sweep 12)
+_DRAW = re.compile(
+    rb"(?:/([^" + DELIM + rb"]*)|\(([^()\\]*)\)|<([0-9A-Fa-f\x00\t\n\r\f ]*)>)" + SPACE + rb"Do(?![^" + DELIM + rb"])"
+)
 # A literal string with no parenthesis inside but escaped ones (nested strings come out one
 # level a round), and a hex string or what reads as one.
 _LITERAL = re.compile(rb"\([^()\\]*+(?:\\.[^()\\]*+)*+\)", re.S)
@@ -89,6 +93,16 @@ _TO_UNICODE = re.compile(
 )
 _HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\x00\s]*)>")
 _NOT_HEX_DIGIT = re.compile(rb"[^0-9A-Fa-f]")
+
+
+def _drawn(match: re.Match) -> bytes:
+    """The XObject name a "Do" names."""
+    if match[1] is not None:
+        return unescape(match[1])
+    if match[2] is not None:
+        return match[2]
+    digits = re.sub(rb"[^0-9A-Fa-f]", b"", match[3])
+    return bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode())
 
 
 def _tally(data: bytes, per_code: int = 1) -> int:
@@ -144,10 +158,13 @@ def _inline_images(data: bytes, budget: Budget, part: str) -> int:
                   for chain in value_chains(match[1], Objects(b""), depth=0)][:MAX_CHAINS]
         for chain in chains:
             if chain and chain[0] != "other":
-                before = budget.total
-                for _ in decode(data, at, chain, 1, budget, part, []):
-                    pass
-                total += budget.total - before
+                most = 0
+                for early in EARLIES if "lzw" in chain else (1,):
+                    before = budget.total
+                    for _ in decode(data, at, chain, early, budget, part, []):
+                        pass
+                    most = max(most, budget.total - before)
+                total += most
     return total
 
 
@@ -245,7 +262,7 @@ class _Content:
                 for data in self._data(number):  # the most of each name any reading draws
                     counted: dict[bytes, int] = {}
                     for match in _DRAW.finditer(data):
-                        name = unescape(match[1])
+                        name = _drawn(match)
                         counted[name] = counted.get(name, 0) + 1
                     for name, times in counted.items():
                         draws[name] = max(draws.get(name, 0), times)

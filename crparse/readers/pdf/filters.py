@@ -40,7 +40,9 @@ FILTER = re.compile(
 )
 # a name, or an object it refers to (as PDFium reads numbers: "+7 0 R", "7.0 +0 R")
 _FILTER_TOKEN = re.compile(rb"/([^" + DELIM + rb"]*)|(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R")
-EARLY_CHANGE_0 = re.compile(name_pattern(b"EarlyChange") + SPACE + rb"0(?![0-9])")
+# LZW is decoded both ways, /EarlyChange 1 and 0, whatever the dictionary says: it may say it through
+# a reference, in a number word ("00", "+0", ".0"), in an inline image's /DP (sweep 12)
+EARLIES = (1, 0)
 
 
 _MAX_STAGES = 32  # filters in one chain (real PDFs use one or two)
@@ -72,22 +74,23 @@ def filter_chains(span: bytes, objects: Objects) -> list[list[str] | None]:
 def value_chains(value: bytes, objects: Objects, depth: int) -> list[list[str] | None]:
     """The chains a /Filter value can stand for: a name, an array of names, a reference to
     either, or an array of references (PDFium follows them all), with each definition of a
-    referred object."""
+    referred object. Where the value holds a "%", read both with and without what may be
+    comments (a "%" in a string, "[(%) /FlateDecode]", is none)."""
+    chains = _value_chains(COMMENT.sub(b" ", value), objects, depth)
+    if b"%" in value:
+        chains = union(chains, _value_chains(value, objects, depth))[: MAX_CHAINS + 1]
+    return chains
+
+
+def _value_chains(value: bytes, objects: Objects, depth: int) -> list[list[str] | None]:
     chains: list[list[str] | None] = [[]]
-    for count, token in enumerate(_FILTER_TOKEN.finditer(COMMENT.sub(b" ", value)), 1):
+    for count, token in enumerate(_FILTER_TOKEN.finditer(value), 1):
         if token[1] is not None:
             options: list[list[str] | None] = [[_FILTERS.get(unescape(token[1]), "other")]]
         elif (number := object_number(token[2])) is None:
-            options = [[]]  # no object ("-7 0 R"): PDFium leaves the reference out
+            options = [[]]  # no object ("0 0 R"): PDFium leaves the reference out
         else:
-            if depth and objects.defined(number) > MAX_CHAINS:
-                # only the first 16 were read: decoys before the one the cross-reference table picks
-                # hid a bomb's filter (sweep 10)
-                raise RefusedInput(f"a PDF /Filter refers to object {number}, defined over {MAX_CHAINS} times: "
-                                   "which definition PDFium reads cannot be checked")
-            bodies = objects.bodies(number) if depth else []
-            # None: an object not found (yet: see check_streams)
-            options = [chain for body in bodies for chain in value_chains(body, objects, depth - 1)] or [None]
+            options = _referred(number, objects, depth)
         chains = [None if a is None or b is None else a + b for a in chains for b in options][: MAX_CHAINS + 1]
         if count > _MAX_STAGES or any(chain is not None and len(chain) > _MAX_STAGES for chain in chains):
             # each stage a generator over the one before (deeper than the interpreter's stack:
@@ -96,6 +99,21 @@ def value_chains(value: bytes, objects: Objects, depth: int) -> list[list[str] |
     return chains
 
 
+def _referred(number: int, objects: Objects, depth: int) -> list[list[str] | None]:
+    """The chains object `number` stands for (each definition), once for each depth; None: an
+    object not found (yet: see check_streams), or too deep."""
+    key = (number, depth)
+    if key not in objects.chains:
+        if depth and objects.defined(number) > MAX_CHAINS:
+            # only the first 16 were read: decoys before the one the cross-reference table picks
+            # hid a bomb's filter (sweep 10)
+            raise RefusedInput(f"a PDF /Filter refers to object {number}, defined over {MAX_CHAINS} times: "
+                               "which definition PDFium reads cannot be checked")
+        options: list[list[str] | None] = []
+        for body in objects.bodies(number) if depth else []:
+            options = union(options, value_chains(body, objects, depth - 1))[: MAX_CHAINS + 1]
+        objects.chains[key] = options or [None]
+    return objects.chains[key]
 
 
 def decode(
@@ -174,25 +192,43 @@ def _hex(chunks: Iterable) -> Iterator[bytes]:
 
 
 def _a85(chunks: Iterable) -> Iterator[bytes]:
-    """ASCII85Decode, to its "~>"; what is not a base-85 digit (or z) is left out."""
+    """ASCII85Decode as PDFium reads it, to its "~": what is not a base-85 digit or "z" is left
+    out (PDFium stops at it: more is counted here, never less); a "z" gives four zero bytes and
+    drops the group it interrupts; a group past 2**32 wraps round (Python's decoder refuses it:
+    the scan decoded nothing where PDFium went on, sweep 12)."""
     carry = b""
     for chunk in chunks:
         chunk = bytes(chunk)
         end = chunk.find(b"~")
-        digits = carry + (chunk if end < 0 else chunk[:end]).translate(None, _NOT_A85).replace(b"z", b"!!!!!")
-        whole = len(digits) // 5 * 5
-        digits, carry = digits[:whole], digits[whole:]
-        try:
-            yield base64.a85decode(digits)
-        except ValueError:  # a group past 2**32: PDFium stops there too
-            return
+        pieces = (carry + (chunk if end < 0 else chunk[:end]).translate(None, _NOT_A85)).split(b"z")
+        out = []
+        for i, piece in enumerate(pieces):
+            if i:
+                out.append(bytes(4))
+            whole = len(piece) // 5 * 5
+            out.append(_a85_groups(piece[:whole]))
+            carry = piece[whole:]  # the last piece's rest waits for the next chunk; a "z" drops it
+        yield b"".join(out)
         if end >= 0:
             break
     if len(carry) > 1:
-        try:
-            yield base64.a85decode(carry)
-        except ValueError:
-            return
+        value = 0
+        for c in carry + b"u" * (5 - len(carry)):  # padded with the highest digit
+            value = value * 85 + c - 33
+        yield (value % 2**32).to_bytes(4, "big")[: len(carry) - 1]
+
+
+def _a85_groups(digits: bytes) -> bytes:
+    try:
+        return base64.a85decode(digits)
+    except ValueError:  # a group past 2**32, somewhere: each group as PDFium takes it
+        out = bytearray()
+        for at in range(0, len(digits), 5):
+            value = 0
+            for c in digits[at : at + 5]:
+                value = value * 85 + c - 33
+            out += (value % 2**32).to_bytes(4, "big")
+        return bytes(out)
 
 
 def _runlength(chunks: Iterable) -> Iterator[bytes]:
@@ -223,7 +259,7 @@ def _runlength(chunks: Iterable) -> Iterator[bytes]:
 
 def _lzw(chunks: Iterable, early: int) -> Iterator[bytes]:
     """LZWDecode (9- to 12-bit codes, 256 clears the table, 257 ends the data), in chunks of
-    about CHUNK bytes; stops at a code that is not in the table (damaged data)."""
+    about CHUNK bytes."""
     base = [bytes([i]) for i in range(256)] + [b"", b""]
     table = base[:]
     width, bits, count = 9, 0, 0
@@ -246,7 +282,9 @@ def _lzw(chunks: Iterable, early: int) -> Iterator[bytes]:
                     return
                 if code < len(table):
                     entry = table[code]
-                elif code == len(table) and previous:
+                elif previous:
+                    # the code after the table's last ("KwKwK"); past it PDFium carries on as if it
+                    # were that one (stopping there let 500 KB inflate to 1.2 GiB: sweep 12)
                     entry = previous + previous[:1]
                 else:
                     yield b"".join(out)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from crparse.errors import RefusedInput
 from crparse.readers.limits import Budget, max_inflated, max_pdf_stream
-from crparse.readers.pdf.filters import EARLY_CHANGE_0, FILTER, MAX_CHAINS, decode, filter_chains, union, zlib_header
+from crparse.readers.pdf.filters import EARLIES, FILTER, MAX_CHAINS, decode, filter_chains, union, zlib_header
 from crparse.readers.pdf.syntax import (
     DELIM,
     DELIMITERS,
@@ -125,7 +125,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
     # Where the previous keyword's data ends, and what its dictionary named: a keyword inside
     # that data follows a word "stream" that may be a name, a string or a comment of its
     # dictionary ("/X /stream", "(stream)"), and then that dictionary is its own too.
-    region_end, region_chains, region_own, region_earlies = -1, [[]], [[]], (1,)
+    region_end, region_chains, region_own = -1, [[]], [[]]
     seen: list[list[str] | None] = []  # every filter chain the file names, in order
     keywords = 0
     at = raw.find(b"stream")
@@ -149,8 +149,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
             number = OBJ.search(raw, max(previous, obj - 32), obj + 3) if obj >= 0 else None
             named = object_number(number[1]) if number else None
             part = f"the stream of object {named}" if named else f"the stream at byte {start}"
-            # LZW's /EarlyChange 0 in the text may be another dictionary's: both ways, then.
-            earlies = (1, 0) if EARLY_CHANGE_0.search(span) else (1,)
+            earlies = EARLIES
             chains = filter_chains(span, objects)
             if None in chains:
                 # What PDFium finds there cannot be known, and a chain guessed from the data
@@ -162,7 +161,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                 )
             inside = at < region_end
             if inside:
-                chains, earlies = union(chains, region_chains), tuple(sorted({*earlies, *region_earlies}, reverse=True))
+                chains = union(chains, region_chains)
             seen = union(seen, chains)
             if len(seen) > MAX_CHAINS:
                 raise RefusedInput(
@@ -194,7 +193,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                         _sized(decode(raw, start, chain, early, budget, part, []), place, place.packed)
             stop = bisect.bisect_left(ends, start)
             end = ends[stop] if stop < len(ends) else len(raw)
-            region_end, region_chains, region_earlies = end, chains, earlies
+            region_end, region_chains = end, chains
             if header is not None and header not in unclosed and _unclosed(objects, endobjs, end):
                 unclosed.add(header)
                 if len(unclosed) > _MAX_UNCLOSED:
@@ -329,9 +328,8 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
             if eol is None:
                 continue
             part = f"the object stream at byte {eol.end()}"
-            earlies = (1, 0) if EARLY_CHANGE_0.search(dictionary) else (1,)
             for chain in chains:
-                for early in earlies if chain and "lzw" in chain else (1,):
+                for early in EARLIES if chain and "lzw" in chain else (1,):
                     if chain is not None:
                         data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
                         objects.add_object_stream(data if chain else _raw_data(raw, eol.end()), first)

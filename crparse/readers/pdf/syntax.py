@@ -16,14 +16,15 @@ EOL = re.compile(rb"\r\n|\r|\n")
 WS = rb"[\x00\t\n\x0b\f\r ]"
 SEPARATOR = rb"(?:" + WS + rb"|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
 # A number is any word of digits, "+", "-" and ".", whatever its shape ("+0", "0.0", ".", "+-"):
-# PDFium reads each as one, in a reference ("7 +0 R") and an object's header ("7 . obj") alike;
-# an object number is the digits after an optional "+" ("7.0" and "00000000007" are 7; "-7",
-# "++7" and "0" are no object). Patterns that took only digits let a /Filter past (sweep 11).
+# PDFium reads each as one, in a reference ("7 +0 R") and an object's header ("7 . obj") alike,
+# and where it wants an object number or an offset, reads it as an unsigned 32-bit integer (see
+# `integer`). Patterns that took only digits let a /Filter past (sweep 11).
 # The look-behind makes a pattern start only where a word does (a run of digits is not tried
 # from each of its bytes).
 NUMBER = rb"(?<![0-9+.\-])[0-9+.\-]++"
 _NUMBER_WORD = re.compile(NUMBER)
-_LEADING_INTEGER = re.compile(rb"\+?(?:0*+([1-9][0-9]{0,9})|0++)(?![0-9])")
+_SIGNED_DIGITS = re.compile(rb"([+-]?)0*+([0-9]*)")
+_UINT32 = 2**32
 OBJ = re.compile(rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"obj(?![^" + DELIM + rb"])")
 # The same, in the bytes reversed: a comment ends a line ("%" is its last byte read backwards).
 _SEPARATOR_REVERSED = rb"(?:" + WS + rb"|(?<=[\r\n])[^\r\n]*%)++"
@@ -32,14 +33,19 @@ _OBJ_REVERSED = re.compile(
 )
 
 
-def integer(word: bytes) -> int | None:
-    """The integer PDFium reads a number word as (its leading digits), None past 10 digits."""
-    match = _LEADING_INTEGER.match(word)
-    return None if match is None else int(match[1] or 0)
+def integer(word: bytes) -> int:
+    """The unsigned integer PDFium reads a number word as (FXSYS_StrToInt): an optional sign and
+    the digits after it ("7.0" and "00000000007" are 7, "++7" is 0); past 2^32 - 1 that most; a
+    negative one wrapped round ("-4294967289" is 7: sweep 12 hid a /Filter so)."""
+    sign, digits = _SIGNED_DIGITS.match(word).groups()
+    if len(digits) > 10 or (digits and int(digits) >= _UINT32):
+        return _UINT32 - 1
+    value = int(digits or b"0")
+    return (-value) % _UINT32 if sign == b"-" else value
 
 
 def object_number(word: bytes) -> int | None:
-    """The object a number word names in a reference or a header, None for none."""
+    """The object a number word names in a reference or a header, None for none (0)."""
     return integer(word) or None
 
 
@@ -59,6 +65,15 @@ SPACE = rb"(?:" + WS + rb"|%[^\r\n]*)*+"
 COMMENT = re.compile(rb"%[^\r\n]*")
 
 
+def _cut(text: bytes) -> bytes:
+    end = _BODY_END.search(text)
+    return text[: end.start()] if end else text
+
+
+def _union_of(*texts: bytes) -> list[bytes]:
+    return list(dict.fromkeys(texts))
+
+
 class Objects:
     """Where each object of the file is defined, indexed when first asked for. Every definition
     of a number counts: the cross-reference table, which this scan does not read, picks one
@@ -74,7 +89,11 @@ class Objects:
         self.object_streams: list[tuple[bytes, int, list[bytes], dict | None]] = []
         self.packed_in: dict[int, list[int]] = {}
         self.packed_count: dict[int, int] = {}
-        self._added: set[tuple[int, bytes]] = set()  # number -> how many times object streams hold it
+        self._added: set[tuple[int, bytes]] = set()
+        # (number, depth) -> the filter chains the object stands for (filters.value_chains): a
+        # reference read once, however many refer to it (three objects of 16 definitions, each
+        # an array of 32 references to the next, were read 16^3 * 32^3 times: sweep 12)
+        self.chains: dict[tuple[int, int], list] = {}  # number -> how many times object streams hold it
 
     def _indexed(self) -> dict[int, list[int]]:
         """OBJ's matches, found in the bytes reversed: the pattern then starts with a literal
@@ -107,24 +126,21 @@ class Objects:
         return len(self._indexed().get(number, ())) + self.packed_count.get(number, 0)
 
     def bodies(self, number: int) -> list[bytes]:
-        """The first 4 KB of each definition of object `number` (up to its "endobj"), then of
-        those in object streams: enough for a value that is no stream (a /Filter's)."""
-        out = []
-        for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
-            body = self.raw[at : at + 4096]
-            end = body.find(b"endobj")
-            out.append(body[:end] if end >= 0 else body)
-        return out + [body[:4096] for body in self._packed_bodies(number)]
+        """The text of each definition of object `number`, then of those in object streams (see
+        `definitions`): in this class's words, for a value that is no stream (a /Filter's)."""
+        return self.definitions(number)
 
     def definitions(self, number: int) -> list[bytes]:
         """Each definition of object `number`, whole: up to its "endobj", its "stream" keyword
-        (a stream's dictionary) or the next object, then those in object streams."""
+        (a stream's dictionary) or the next object, then those in object streams. Where the text
+        holds a "%", both as it is and with what may be comments taken out: "%endobj" in a
+        comment cut an object short (sweep 12), and a "%" in a string is no comment."""
         out = []
         for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
             following = bisect.bisect_right(self.starts, at)
             stop = self.starts[following] if following < len(self.starts) else len(self.raw)
-            end = _BODY_END.search(self.raw, at, stop)
-            out.append(self.raw[at : end.start() if end else stop])
+            text = self.raw[at:stop]
+            out += [_cut(text)] if b"%" not in text else _union_of(_cut(text), _cut(COMMENT.sub(b" ", text)))
         return out + self._packed_bodies(number)
 
     def add_object_stream(self, data: bytes, first: int) -> None:
@@ -134,7 +150,8 @@ class Objects:
         if (first, data) in self._added:
             return  # the same stream decoded again (by the check, then for the content check)
         self._added.add((first, data))
-        numbers = [integer(word) or 0 for word in _NUMBER_WORD.findall(data, 0, min(first, len(data)))]
+        self.chains.clear()  # an object not found before may be in this one
+        numbers = [integer(word) for word in _NUMBER_WORD.findall(COMMENT.sub(b" ", data[: max(first, 0)]))]
         self.object_streams.append((data, first, numbers, None))
         at = len(self.object_streams) - 1
         for number in numbers[0::2]:
