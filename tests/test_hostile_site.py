@@ -169,3 +169,49 @@ def test_the_fingerprint_of_a_rst_edition_covers_its_files(tmp_path):
     before = fingerprint(tmp_path / "index.rst")
     (tmp_path / "rules.rst").write_text("100.1\n-----\n\nOther text.\n")
     assert fingerprint(tmp_path / "index.rst") != before
+
+
+RST_RELEASE = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of October 1, 2030.
+
+1. Game Concepts
+
+100. General
+
+100.1. A rule.
+
+100.2. Another rule, with a `link <javascript:alert(1)>`_.
+
+.. include:: {canary}
+
+101. Mana
+
+101.1. A rule citing rule 100.1.
+
+101.2. One more.
+"""
+
+
+@pytest.mark.parametrize("name", ["plain.rst", "back`tick.rst", "esc\x1bape.rst"])
+def test_a_rst_release_is_built_with_docutils_markup_only(tmp_path, name):
+    """A release whose name a directive line cannot carry was copied into the Sphinx sources, which
+    Sphinx then built as a page of the site, its `include` reading any file (sweep 12); and any
+    reST release naming an include could not be built at all: read inside the Sphinx build, it
+    met Sphinx's include ("'Values' object has no attribute 'env'")."""
+    canary = tmp_path / "canary.txt"
+    canary.write_text("SECRETCANARY")
+    (tmp_path / "in").mkdir()
+    path = tmp_path / "in" / name
+    path.write_text(RST_RELEASE.format(canary=canary))
+    out = tmp_path / "site"
+    stale = out / ".crparse" / "releases" / "2030-10-01" / "src" / "_release"
+    stale.mkdir(parents=True)  # where older builds kept the copy
+    (stale / "release.rst").write_text(f".. include:: {canary}\n")
+    done = docs(str(path), "-o", str(out), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    pages = [p for p in out.rglob("*") if p.is_file() and ".crparse" not in p.parts]
+    assert not [p for p in pages if "SECRETCANARY" in p.read_text("utf-8", "replace")]
+    assert not [p for p in pages if 'href="javascript:alert' in p.read_text("utf-8", "replace")]
+    assert not (out / "_release").exists() and not stale.exists()
+    assert (out / "100.html").exists()

@@ -39,6 +39,7 @@ import difflib
 import io
 import os
 import re
+from contextlib import contextmanager
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -457,7 +458,7 @@ def _register_sphinx_markup() -> None:
     if _registered:
         return
     from docutils import nodes
-    from docutils.parsers.rst import Directive, directives, roles
+    from docutils.parsers.rst import Directive, directives
 
     class toctree(nodes.General, nodes.Element):
         pass
@@ -531,14 +532,34 @@ def _register_sphinx_markup() -> None:
         node["explicit_title"] = bool(title)
         return [node], []
 
-    for name in ("code", "code-block", "sourcecode"):
-        directives.register_directive(name, Code)
-    directives.register_directive("toctree", TocTree)
-    directives.register_directive("glossary", Container)
-    directives.register_directive("seealso", SeeAlso)
-    roles.register_local_role("ref", ref_role)
+    _DIRECTIVES.update({name: Code for name in ("code", "code-block", "sourcecode")},
+                       toctree=TocTree, glossary=Container, seealso=SeeAlso)
+    _ROLES.update(ref=ref_role)
     globals().update(_toctree=toctree, _seealso=seealso, _glossary=glossary)
     _registered = True
+
+
+# crparse's own directives and roles, and docutils' standard ones: the only markup a document is
+# read with (see _own_markup)
+_DIRECTIVES: dict = {}
+_ROLES: dict = {}
+
+
+@contextmanager
+def _own_markup():
+    """docutils' registries of directives and roles, for one document, as crparse's and docutils'
+    own. docutils keeps them in module globals: inside a Sphinx build (crparse docs reading a reST
+    release) they held Sphinx's, whose `include` wants a Sphinx environment ("'Values' object has
+    no attribute 'env'": the release could not be built), and a `.. role::` of one document was
+    still defined in the next."""
+    from docutils.parsers.rst import directives, roles
+
+    saved = directives._directives, roles._roles
+    directives._directives, roles._roles = dict(_DIRECTIVES), dict(_ROLES)
+    try:
+        yield
+    finally:
+        directives._directives, roles._roles = saved
 
 
 def _observed_reader(messages: list):
@@ -762,7 +783,6 @@ def _check_tables(text: str) -> None:
 
 def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True):
     from docutils import nodes
-    from docutils.core import publish_doctree
 
     _prescan(text, source, budget, main)
     _check_substitutions(text)
@@ -779,28 +799,8 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
         text += "\n\n" + "\n".join(f".. |{name}| replace:: {{{name}}}" for name in symbols) + "\n"
     messages: list = []
     try:
-        document = publish_doctree(
-            text,
-            source_path=source.path,
-            reader=_observed_reader(messages),
-            settings_overrides={
-                "report_level": 5,
-                "halt_level": 5,
-                "warning_stream": io.StringIO(),
-                # The input names the files and URLs that include, raw and csv-table would read:
-                # none is read (the toctree's files are read above, confined to the edition).
-                "file_insertion_enabled": False,
-                "raw_enabled": False,
-                "input_encoding": "unicode",
-                "_disable_config": True,  # nor docutils.conf files, nor DOCUTILSCONFIG
-                # A chapter file's one top-level section is a chapter, not the file's title.
-                "doctitle_xform": False,
-                "docinfo_xform": False,
-                # A code block's text is all crparse reads of it: Pygments made a node of every token
-                # (1 MB of code: 38 s and 950 MiB), past what the pre-scan counts.
-                "syntax_highlight": "none",
-            },
-        )
+        with _own_markup():
+            document = _publish(text, source, messages)
     except (RecursionError, MemoryError):
         raise  # said by read(), whichever part of the reader ran out
     except Exception as err:  # docutils raises plain exceptions for malformed markup
@@ -829,6 +829,33 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
 
 
 _LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
+
+
+def _publish(text: str, source: _File, messages: list):
+    from docutils.core import publish_doctree
+
+    return publish_doctree(
+        text,
+        source_path=source.path,
+        reader=_observed_reader(messages),
+        settings_overrides={
+            "report_level": 5,
+            "halt_level": 5,
+            "warning_stream": io.StringIO(),
+            # The input names the files and URLs that include, raw and csv-table would read:
+            # none is read (the toctree's files are read above, confined to the edition).
+            "file_insertion_enabled": False,
+            "raw_enabled": False,
+            "input_encoding": "unicode",
+            "_disable_config": True,  # nor docutils.conf files, nor DOCUTILSCONFIG
+            # A chapter file's one top-level section is a chapter, not the file's title.
+            "doctitle_xform": False,
+            "docinfo_xform": False,
+            # A code block's text is all crparse reads of it: Pygments made a node of every token
+            # (1 MB of code: 38 s and 950 MiB), past what the pre-scan counts.
+            "syntax_highlight": "none",
+        },
+    )
 
 
 def _message_line(message, document, lines: int) -> int | None:

@@ -63,10 +63,13 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
     # the ../ of the path but not where Sphinx resolves it.
     argument = os.path.relpath(os.path.realpath(release), os.path.realpath(src))
-    if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy
+    stale = src / "_release"  # where the copy below was kept: Sphinx read a .rst one as a page of the site,
+    if stale.is_dir() and not stale.is_symlink():  # its includes and links too (sweep 12)
+        shutil.rmtree(stale)
+    if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy, outside the sources
         if release.is_dir():
             raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
-        copy = src / "_release" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
+        copy = src.parent / "copy" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
         copy.parent.mkdir(exist_ok=True)
         shutil.copyfile(release, copy)
         argument = os.path.relpath(os.path.realpath(copy), os.path.realpath(src))
