@@ -372,3 +372,23 @@ def test_a_lock_file_that_is_not_a_regular_file_is_refused_not_followed(store, t
     err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(store)]))
     assert "lock file" in err and str(store) in err
     assert kind != "link" or target.read_text() == "not ours"
+
+
+@pytest.mark.parametrize("kind", ["text", "other-database"])
+def test_rebuild_deletes_only_a_store(tmp_path, kind):
+    """`index --rebuild --db FILE` deleted any FILE (a text, another program's database) and put a
+    store in its place (sweep 12)."""
+    target = tmp_path / "notes.db"
+    if kind == "text":
+        target.write_text("precious notes\n")
+    else:
+        with sqlite3.connect(target) as other:
+            other.execute("CREATE TABLE users (name TEXT)")
+    before = target.read_bytes()
+    err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(target), "--rebuild"], seconds=15))
+    assert "not a crparse store" in err and "--rebuild deletes only a store" in err, err
+    assert target.read_bytes() == before
+    store = tmp_path / "store.sqlite"  # a store is rebuilt, as before
+    assert run_limited(["index", str(FIXTURES), "--db", str(store)], seconds=30).returncode == 0
+    result = run_limited(["index", str(FIXTURES), "--db", str(store), "--rebuild"], seconds=30)
+    assert result.returncode == 0, result.stderr[-300:]

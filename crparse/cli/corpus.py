@@ -70,7 +70,7 @@ def run_index(args) -> int:
     import sqlite3
 
     from crparse.store import connect, default_path
-    from crparse.store.db import store_error
+    from crparse.store.db import not_ours, store_error
     from crparse.store.index import index
     from crparse.store.lock import writing
     from crparse.writers.summary import printable
@@ -89,6 +89,10 @@ def run_index(args) -> int:
     # schema half made, or a release it lacked stored meanwhile
     with writing(path, waiting=waiting):
         if args.rebuild and path.exists():
+            why = not_ours(path)
+            if why is not None:
+                raise CrparseError(f"not a crparse store ({why}): --rebuild deletes only a store; remove it yourself "
+                                   "to build one there", path=str(path))
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
         db = connect(path, create=True)

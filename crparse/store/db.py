@@ -197,6 +197,32 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
     return db
 
 
+def not_ours(path: Path) -> str | None:
+    """Why `crparse index --rebuild` must leave the file at `path` as it is, or None: it may go when
+    it is empty, or an SQLite database that holds no table but crparse's. --rebuild deleted any
+    file named with --db, a text or another program's database (sweep 12)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(16)
+    except OSError as err:
+        return f"cannot read it: {err.strerror or err}"
+    if not head:
+        return None
+    if head != b"SQLite format 3\x00":
+        return "not an SQLite database"
+    uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            names = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as err:
+        return f"an SQLite database that cannot be read ({err}): whose it is cannot be told"
+    # (the full-text index keeps its own tables beside it: texts_fts_data, ...)
+    if {name for name in tables if not name.startswith("texts_fts_")} - set(_TABLES) or not tables and names:
+        return "a database with tables of its own"
+    return None
+
+
 @contextlib.contextmanager
 def transaction(db: sqlite3.Connection):
     """BEGIN ... COMMIT, rolled back on any error. SQLite ends a transaction itself on some errors
