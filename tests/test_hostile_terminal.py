@@ -94,3 +94,12 @@ def test_parse_summary_and_refs_show_the_escapes(corpus):
     out = _shown_not_raw(crparse("refs", release, f"glossary:Active{BAD}Player"))
     assert f"glossary:Active{SHOWN}Player" in out and "cites (1)" in out
     _shown_not_raw(crparse("refs", release))
+
+
+def test_docs_and_emit_pytest_show_the_escapes_of_their_paths(corpus, tmp_path):
+    """The last line of `docs` printed OUT raw, and `examples --emit-pytest DIR` its DIR (sweep 12)."""
+    release = str(corpus / "2020-04-01.txt")
+    out = tmp_path / f"site{BAD}"
+    assert SHOWN in _shown_not_raw(crparse("docs", release, "-o", str(out), "--jobs", "1"))
+    tests = tmp_path / f"tests{BAD}"
+    assert SHOWN in _shown_not_raw(crparse("examples", release, "--emit-pytest", str(tests)))

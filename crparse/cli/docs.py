@@ -58,8 +58,11 @@ def run_docs(args) -> int:
     for line in result.warnings:
         report(f"crparse: docs: warning: {line}")
     built = [b for b in result.built if not b.skipped]
-    print(f"{out}: {len(result.releases)} release{'s' * (len(result.releases) != 1)} "
-          f"({len(built)} built, {len(result.built) - len(built)} unchanged); open {out / 'index.html'}")
+    from crparse.writers.summary import printable
+
+    # escaped: OUT is the user's, control characters and all
+    print(printable(f"{out}: {len(result.releases)} release{'s' * (len(result.releases) != 1)} "
+                    f"({len(built)} built, {len(result.built) - len(built)} unchanged); open {out / 'index.html'}"))
     return exits.REFUSED if unread or result.refused else exits.OK
 
 

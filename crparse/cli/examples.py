@@ -55,7 +55,9 @@ def run_examples_command(args) -> int:
             where = err.filename or args.emit_pytest  # the test file, or the directory not made
             raise CrparseError(f"--emit-pytest: cannot write the tests: {why_not_made(Path(where), err)}",
                                path=where) from None
-        print(f"crparse: wrote {written}", file=sys.stderr)
+        from crparse.cli.main import report
+
+        report(f"crparse: wrote {written}")  # escaped: the path is the user's, control characters and all
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
     else:
