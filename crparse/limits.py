@@ -166,8 +166,8 @@ def too_many_anchors(limit: int) -> str:
 
 
 def too_many_cited(limit: int) -> str:
-    return (f"references citing more than {limit:,} rules in all (a range cites every rule in it; a release "
-            "cites about 2,200), the limit (twice CRPARSE_MAX_REFERENCES): raise it to read them")
+    return (f"references citing more than {limit:,} rules or glossary terms in all (a range cites every rule in it; "
+            "a release cites about 2,200), the limit (twice CRPARSE_MAX_REFERENCES): raise it to read them")
 
 
 def too_many_references(limit: int) -> str:

@@ -35,7 +35,7 @@ def test_a_contents_page_number_too_long_for_int_is_no_page():
 def test_missing_targets_count_towards_the_cited_limit(monkeypatch):
     monkeypatch.setenv("CRPARSE_MAX_REFERENCES", "1000")  # 2,000 cited in all
     doc = crparse.parse(("100.1. Start rules " + "999.9, " * 3000 + "999.9.\n\n100.2. To play.\n").encode())
-    with pytest.raises(RefusedInput, match="citing more than 2,000 rules"):
+    with pytest.raises(RefusedInput, match="citing more than 2,000 rules or glossary terms"):
         crparse.references(doc)
 
 

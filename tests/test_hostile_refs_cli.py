@@ -154,7 +154,7 @@ def test_a_wide_range_costs_its_members_not_their_square(tmp_path):
     assert len(refs) == 300 and all(len(r["targets"]) == 20 * 99 for r in refs)
     refused = run_limited(["parse", "--json", path])
     assert_ok(refused, 2)
-    assert b"citing more than 100,000 rules in all" in refused.stderr and b"CRPARSE_MAX_REFERENCES" in refused.stderr
+    assert b"citing more than 100,000 rules or glossary terms in all" in refused.stderr and b"CRPARSE_MAX_REFERENCES" in refused.stderr
 
 
 def test_rules_cited_by_ranges_count_towards_a_limit_in_cite_check_too(tmp_path):
@@ -164,7 +164,7 @@ def test_rules_cited_by_ranges_count_towards_a_limit_in_cite_check_too(tmp_path)
     flood = write(tmp_path / "ranges.c", "// CR 100.1-101.1\n" * 40)
     result = run_limited(["cite-check", "--cr", cr_path, flood], env={"CRPARSE_MAX_REFERENCES": "50"})
     assert_ok(result, 2)
-    assert f"{flood}:26: references citing more than 100 rules".encode() in result.stderr, result.stderr
+    assert f"{flood}:26: references citing more than 100 rules or glossary terms".encode() in result.stderr, result.stderr
 
 
 # -- 3. no catastrophic backtracking: adversarial 5 MB lines ------------------------------------
@@ -481,3 +481,15 @@ def test_cite_check_refusing_its_only_file_says_one_line(tmp_path):
     result = run_limited(["cite-check", "--cr", cr_path, str(tmp_path / "missing.c")])
     assert_ok(result, 2)
     assert result.stderr.count(b"\n") == 1 and b"missing.c" in result.stderr, result.stderr
+
+
+def test_glossary_pointers_count_towards_the_cited_limit(tmp_path):
+    """24,000 "See also" entries of 17 terms each: 400,000 edges, 20 s as GraphML (sweep 12)."""
+    head = (Path(__file__).parent / "fixtures" / "modern.txt").read_text(encoding="utf-8").rsplit("\nGlossary\n", 1)[0]
+    entries = "".join(f"T{i}\nSee also " + ", ".join(f"T{i + j}" for j in range(1, 17)) + f", and T{i + 17}.\n\n"
+                      for i in range(8_000))
+    path = tmp_path / "pointers.txt"
+    path.write_text(head + "\nGlossary\n\n" + entries)
+    result = run_limited(["refs", str(path), "--graph", "graphml"], seconds=15, env={"CRPARSE_MAX_REFERENCES": "20000"})
+    assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-300:])
+    assert b"citing more than 40,000 rules or glossary terms" in result.stderr, result.stderr[-300:]
