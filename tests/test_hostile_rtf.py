@@ -76,3 +76,22 @@ def test_a_picture_with_binary_data_is_skipped():
     rtf = ("{\\rtf1\\ansi " + BODY + "{\\pict\\bin5 abcde}}").encode("latin-1")
     assert "100.2" in crparse.parse(rtf, format="rtf")
     assert not any("abcde" in line for line in crparse.source_lines(rtf, format="rtf"))
+
+
+RTF_RULES = "".join(f"{n}. Rule {n}.\\par\n" for n in ("100.1", "100.2", "100.3", "100.4"))
+
+
+def test_text_after_a_stray_closing_brace_is_read_and_said():
+    """striprtf reads nothing past the document group's end: a stray "}" halfway dropped the rest
+    of a release, said only as "truncated" (sweep 12)."""
+    doc = crparse.parse(("{\\rtf1\\ansi " + RTF_RULES[:34] + "}\n" + RTF_RULES[34:] + "}\n").encode(), format="rtf")
+    assert [rule.number for rule in doc.rules] == ["100.1", "100.2", "100.3", "100.4"]
+    assert [d.code for d in doc.diagnostics if d.code == "rtf-stray-brace"] == ["rtf-stray-brace"]
+    doc = crparse.parse(("{\\rtf1\\ansi " + RTF_RULES + "}\n").encode(), format="rtf")  # a group that ends last
+    assert len(doc.rules) == 4 and not [d for d in doc.diagnostics if d.code == "rtf-stray-brace"]
+
+
+def test_a_rules_text_behind_an_rtf_header_is_refused_pointing_to_text():
+    text = "{\\rtf1\\ansi hello}\n" + "".join(f"{n}. Rule {n}.\n\n" for n in ("100.1", "100.2", "100.3"))
+    with pytest.raises(RefusedInput, match="read as RTF .* read as plain text it has some: give --format text"):
+        crparse.parse(text.encode())

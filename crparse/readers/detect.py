@@ -164,7 +164,7 @@ def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *,
                  f"has {S.MIN_RULES} or more")
     else:
         plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
-    if fmt not in ("html", "markdown"):  # what a text file can be taken for
+    if fmt not in ("html", "markdown", "rtf"):  # what a text file can be taken for
         return RefusedInput(plain)
     try:
         detected, why = _detect(raw, path)

@@ -44,6 +44,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
     _check_binary(rtf)
+    rtf, stray = _stray_closings(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
@@ -52,7 +53,41 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         raise RefusedInput(f"cannot read this RTF file: {type(err).__name__}: {message}") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     diagnostics = _repair_escapes(lines)
+    if stray:
+        diagnostics.append(Diagnostic(None, "warning", "rtf-stray-brace",
+                                      f"the document's group closed at line {stray[0]} of the RTF file, before its end: "
+                                      f"{len(stray)} such \"}}\" read as stray, and the text after them read too"))
     return Extract(format="rtf", lines=lines, encoding=encoding, line_endings="none", diagnostics=diagnostics)
+
+
+# A brace, or what escapes one or a backslash (`\{`, `\}`, `\\`: text, no group).
+_BRACE = re.compile(r"\\[\\{}]|[{}]")
+
+
+def _stray_closings(rtf: str) -> tuple[str, list[int]]:
+    """The RTF without the "}" that close the document's group before its last text, and the
+    lines of the RTF they were on. striprtf reads nothing past that group's end: a stray "}"
+    halfway through a release dropped the rest of it, 1.3 MB, said only as "truncated"; text
+    after the group's end was dropped without a word (sweep 12). One pass: linear."""
+    last = len(rtf.rstrip(" \t\r\n\x00"))
+    depth, cuts = 0, []
+    for match in _BRACE.finditer(rtf):
+        brace = match.group()
+        if brace == "{":
+            depth += 1
+        elif brace == "}":
+            if depth == 1 and match.end() < last:
+                cuts.append(match.start())
+                continue
+            depth = max(depth - 1, 0)
+    if not cuts:
+        return rtf, []
+    pieces, at = [], 0
+    for cut in cuts:
+        pieces.append(rtf[at:cut])
+        at = cut + 1
+    pieces.append(rtf[at:])
+    return "".join(pieces), [rtf.count("\n", 0, cuts[0]) + 1, *([0] * (len(cuts) - 1))]
 
 
 # striprtf runs two patterns that scan from each of their starts to the end of the line
