@@ -222,6 +222,10 @@ def test_pdf_paragraphs_rejoined_and_page_numbers_set_aside():
         (b"# 801. Title\n\n801.1. Text\n", "x.txt", "markdown"),
         (b"100.1. Text\n100.2. More\n", "x.md", "markdown"),  # the content says nothing: the name decides
         (b"100.1. Text\n100.2. More\n", "x.txt", "text"),
+        # a page's tags shown in a fenced code block are no page (sweep 12: read as HTML, refused)
+        (b"# 801. Title\n\n```html\n<html>\n<body>\n```\n\n801.1. Text\n", "x.md", "markdown"),
+        (b"# 801. Title\n\n~~~\n<html>\n", None, "markdown"),
+        (b"~~~\n<html>\n~~~\n<html>\n<body>\n", None, "html"),  # after the block: a page
     ],
 )
 def test_detection_by_content_then_name(head, path, expected):

@@ -87,7 +87,7 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
         raise UnsupportedFormat("Word 97-2003 .doc files are unsupported: convert it to DOCX (or RTF, PDF, plain text)")
     if head.startswith(b"PK\x03\x04"):
         return _zip_format(raw), "a ZIP archive holding word/document.xml"
-    page = _HTML_PAGE.search(head, 0, 2048)
+    page = _HTML_PAGE.search(_unfenced(head[:2048]))
     if page:
         tag = b" ".join(page.group(1).split()).decode("ascii").lower()
         return "html", f"found <{tag}> at line {_line(raw, skipped + page.start(1))}"
@@ -120,6 +120,16 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
     if by_name:
         return by_name, f"named {suffix}"
     return "text", "no markup found"
+
+
+# A Markdown fenced code block (to its closing fence, or the end): what it shows is no page's
+# markup (an ```html block showing <html> read a Markdown file as HTML: sweep 12).
+_FENCED = re.compile(rb"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+
+
+def _unfenced(head: bytes) -> bytes:
+    """`head` with its fenced code blocks blanked, every offset kept."""
+    return _FENCED.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group()), head)
 
 
 def _markup_density(head: bytes, cut: bool) -> str | None:
