@@ -95,3 +95,11 @@ def test_the_slash_is_cite_checks_only():
     # reference there, so 704.5k is found on its own.)
     text = "See rule 704.5j/704.5k and a 1/1 creature."
     assert [text[c.start : c.end] for c in phrases(text)] == ["rule 704.5j", "704.5k"]
+
+
+@pytest.mark.parametrize("text", ["CR 100.1" + " / 100.2" * 100 + " / 999.9z",
+                                  "rules 100.1" + ", 100.2" * 300 + ", and 999.9z."])
+def test_a_stale_number_at_the_end_of_a_long_list_is_reported(doc, text):
+    """A list is read MAX_RUN tokens at a time; in a file given to cite-check, whose rule numbers
+    are no anchors of their own, the rest after the first run was never read (sweep 12)."""
+    assert [m for c in citations(text, doc) for m in c.missing] == ["999.9z"]

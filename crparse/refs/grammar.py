@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import string
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -319,19 +320,19 @@ FIRST_READ = 4
 
 
 def _read(text: str, pos: int, cite: bool):
-    """The items of the phrase at `pos` (offsets relative to its first token), its end, and
-    where its first token starts."""
+    """The items of the phrase at `pos` (offsets relative to its first token), its end, where
+    its first token starts, and whether the run was cut at scan.MAX_RUN tokens."""
     size = FIRST_READ
     while True:
         run = scan.tokens(text, pos, cite=cite, limit=size)
         if not run:
-            return (), 0, pos
+            return (), 0, pos, False
         origin = run[0][2]
         relative = _relative(run, origin)
         # Read on only while every token so far fits a phrase that is not over yet.
         if len(run) < size or size >= scan.MAX_RUN or _viable(relative, "phrase")[1]:
             items, end = _parse(relative, "phrase")
-            return items, end, origin
+            return items, end, origin, len(run) >= scan.MAX_RUN
         size = min(4 * size, scan.MAX_RUN)
 
 
@@ -368,11 +369,25 @@ def iter_phrases(text: str, *, cite: bool = False, bare: bool = False, max_ancho
         read += 1
         if max_anchors is not None and read > max_anchors:
             raise TooManyAnchors(pos, max_anchors)
-        items, end, origin = _read(text, pos, cite)
-        if not items:
-            continue
-        done = origin + end
-        yield from _citations([moved(i, origin) for i in items])
+        items, end, origin, cut = _read(text, pos, cite)
+        while items:
+            done = origin + end
+            yield from _citations([moved(i, origin) for i in items])
+            if not (cut and cite):
+                break
+            # A list cut at MAX_RUN goes on from its next rule number, which in a document is an
+            # anchor of its own, and in a file given to cite-check is not ("CR 704.5f / ... /
+            # 999.9z": the stale last item was never read, exit 0: sweep 12).
+            more = _RULE_NUMBER.search(text, done)
+            if more is None or more.start() - done > 16:
+                break
+            read += 1
+            if max_anchors is not None and read > max_anchors:
+                raise TooManyAnchors(more.start(), max_anchors)
+            items, end, origin, cut = _read(text, more.start(), cite)
+
+
+_RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}\.\d")
 
 
 def moved(item: Item, by: int) -> Item:
