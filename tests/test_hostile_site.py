@@ -215,3 +215,22 @@ def test_a_rst_release_is_built_with_docutils_markup_only(tmp_path, name):
     assert not [p for p in pages if 'href="javascript:alert' in p.read_text("utf-8", "replace")]
     assert not (out / "_release").exists() and not stale.exists()
     assert (out / "100.html").exists()
+
+
+def test_a_site_built_again_has_no_change_page_of_a_pair_that_is_gone(tmp_path):
+    """Sphinx leaves the pages it no longer builds: with a release added between two, the page of
+    changes between those two stayed, and the site differed from a fresh build (sweep 12)."""
+    from small_releases import write_releases
+
+    folder = write_releases(tmp_path / "rel", 3)
+    middle = folder / "2020-04-01.txt"
+    kept = middle.read_text()
+    middle.unlink()
+    out = tmp_path / "site"
+    assert docs(str(folder), "-o", str(out), "--jobs", "1").returncode == 0
+    assert (out / "changes" / "2020-01-01--2020-07-01.html").exists()
+    middle.write_text(kept)
+    done = docs(str(folder), "-o", str(out), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (out / "changes").glob("*.html")) == [
+        "2020-01-01--2020-04-01.html", "2020-04-01--2020-07-01.html"]
