@@ -55,7 +55,7 @@ def test_memory_past_the_limit_is_refused(document, monkeypatch):
 
 def test_pdfium_aborting_is_refused(document, monkeypatch):
     monkeypatch.setattr(pdf, "_read", _abort)
-    with pytest.raises(RefusedInput, match=r"PDFium stopped \(SIGABRT\) reading this PDF, within the 512 MiB"):
+    with pytest.raises(RefusedInput, match=r"PDFium stopped \(SIGABRT\) reading this PDF, within the 256 MiB"):
         crparse.parse(document)
 
 
@@ -139,3 +139,21 @@ def test_form_bombs_the_checks_missed_are_refused_within_limits(tmp_path, drawn_
     assert len(lines) == 1 and str(path) in lines[0], lines
     assert "CRPARSE_MAX_PDF_MEMORY" in lines[0] or "CRPARSE_MAX_PDF_STREAM" in lines[0], lines
     assert result.peak_mib < 800, result.peak_mib
+
+
+def test_a_limit_past_any_need_is_no_limit(document, monkeypatch):
+    """1e99 s overflowed select's timeout: exit 3 (sweep 13)."""
+    monkeypatch.setenv("CRPARSE_MAX_PDF_SECONDS", "1e99")
+    monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "1e99")
+    assert [rule.number for rule in crparse.parse(document).rules] == ["100.1", "100.2"]
+
+
+def test_the_process_own_memory_limit_is_named_when_it_is_the_lower(tmp_path):
+    """Under a user's ulimit -v, the refusal blamed CRPARSE_MAX_PDF_MEMORY and told to raise it."""
+    from limits import run_limited
+
+    path = tmp_path / "bomb.pdf"
+    path.write_bytes(form_bomb(drawn_by_string=False))
+    result = run_limited(["parse", str(path)], memory=400 << 20, env={"CRPARSE_MAX_PDF_MEMORY": "2G"})
+    assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert b"the process's own memory limit" in result.stderr and b"(ulimit -v)" in result.stderr, result.stderr

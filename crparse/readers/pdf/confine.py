@@ -30,7 +30,8 @@ from crparse.readers.limits import size
 
 T = TypeVar("T")
 
-MAX_PDF_MEMORY = 512 * 2**20  # the 2026 release needs ~45 MiB above the process; bombs took GiBs
+MAX_PDF_MEMORY = 256 * 2**20  # the 2026 release needs ~45 MiB above the process; bombs took GiBs. Per file read
+# at once: CRPARSE_JOBS reads as many (2 cores: 2, 512 MiB, under the 1 GiB a run may take in all)
 MAX_PDF_SECONDS = 10  # of CPU: the official releases take under 2 s
 _EXIT_UNPICKLABLE = 70
 
@@ -47,7 +48,9 @@ def confined(read: Callable[..., T], *args) -> T:
     """read(*args), run in a child within the limits; its result, or its exception raised here."""
     if not hasattr(os, "fork"):
         return read(*args)
-    memory, seconds = max_pdf_memory(), max_pdf_seconds()
+    # past a day or a terabyte, a limit is none in practice (and select's timeout and
+    # setrlimit overflow far below MAX_SETTING: exit 3 at CRPARSE_MAX_PDF_SECONDS=1e99)
+    memory, seconds = min(max_pdf_memory(), 2**40), min(max_pdf_seconds(), 86_400)
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -71,6 +74,20 @@ def confined(read: Callable[..., T], *args) -> T:
     if kind == "memory":
         raise _past_memory(memory)
     raise value
+
+
+def _users_memory_limit(memory: int) -> int | None:
+    """The address-space limit the process was given (ulimit -v), when it is lower than what
+    CRPARSE_MAX_PDF_MEMORY would allow the child: then it is the one that stops a read."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        with open("/proc/self/statm", "rb") as statm:
+            held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError):
+        return None
+    return soft if soft != resource.RLIM_INFINITY and soft < held + memory else None
 
 
 def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple) -> None:
@@ -148,11 +165,19 @@ def _stopped(status: int, memory: int, seconds: int) -> RefusedInput:
     if os.WIFSIGNALED(status):
         # PDFium aborts when an allocation fails (SIGABRT), or crashes on what it cannot hold
         name = signal.Signals(os.WTERMSIG(status)).name
+        users = _users_memory_limit(memory)
+        if users is not None:
+            return RefusedInput(f"PDFium stopped ({name}) reading this PDF, within the process's own memory limit of "
+                                f"{size(users)} (ulimit -v), lower than CRPARSE_MAX_PDF_MEMORY allows: raise it")
         return RefusedInput(f"PDFium stopped ({name}) reading this PDF, within the {size(memory)} memory limit "
                             "(CRPARSE_MAX_PDF_MEMORY): a decompression or content bomb? raise it if the file is genuine")
     return RefusedInput(f"reading this PDF failed in its child process (exit status {os.waitstatus_to_exitcode(status)})")
 
 
 def _past_memory(memory: int) -> RefusedInput:
+    users = _users_memory_limit(memory)
+    if users is not None:
+        return RefusedInput(f"reading this PDF needs more memory than the process's own limit of {size(users)} (ulimit "
+                            "-v), lower than CRPARSE_MAX_PDF_MEMORY allows: raise it")
     return RefusedInput(f"reading this PDF needs more than {size(memory)} of memory, the limit (CRPARSE_MAX_PDF_MEMORY): "
                         "a decompression or content bomb? raise it if the file is genuine")
