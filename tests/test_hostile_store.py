@@ -392,3 +392,16 @@ def test_rebuild_deletes_only_a_store(tmp_path, kind):
     assert run_limited(["index", str(FIXTURES), "--db", str(store)], seconds=30).returncode == 0
     result = run_limited(["index", str(FIXTURES), "--db", str(store), "--rebuild"], seconds=30)
     assert result.returncode == 0, result.stderr[-300:]
+
+
+def test_a_copy_of_a_refused_file_is_refused_too(tmp_path):
+    """Two copies of a file that is refused: the second was counted "already stored", the
+    store holding neither (sweep 13)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Nothing numbered here.\nAt all.\n")
+    (folder / "b.txt").write_text("Nothing numbered here.\nAt all.\n")
+    result = run_limited(["index", str(folder), "--db", str(tmp_path / "s.sqlite")], seconds=15)
+    err = result.stderr.decode()
+    assert result.returncode == 2 and "0 already stored" in result.stdout.decode(), (result.stdout, err)
+    assert f"{folder / 'b.txt'}: the same bytes as {folder / 'a.txt'}, refused" in err, err

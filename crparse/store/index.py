@@ -146,6 +146,7 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     todo: list[tuple[str, str, str]] = []
     changed: set[int] = set()
     found_at: dict[int, list[str]] = {}  # stored releases met among the files, and where
+    copies: dict[str, list[str]] = {}  # sha256 -> the other files of the same bytes as one to read
     for f in files:
         try:
             sha = _sha256(f.path)
@@ -160,8 +161,10 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         changed.update(rid for rid, old in rows_here if old != sha)
         if sha in stored:
             found_at.setdefault(stored[sha][0], []).append(where)
-        if sha in known:
+        if sha in stored:
             report.known += 1
+        elif sha in known:  # a copy of a file read in this run: stored, or refused, with it
+            copies.setdefault(sha, []).append(f.path)
         else:
             todo.append((f.path, where, sha))
             known.add(sha)
@@ -183,7 +186,10 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
             zip(todo, parse_all((path for path, _, _ in todo), then=_derived, share=False)), 1):
         if isinstance(found, CrparseError):
             report.refused.append(str(found.located(path)))
+            # its copies were counted as stored, and the store held none (sweep 13)
+            report.refused += [f"{copy}: the same bytes as {path}, refused" for copy in copies.pop(sha, ())]
             continue
+        report.known += len(copies.pop(sha, ()))
         doc, (fields, refs) = found
         us = units(doc)
         restore(us, fields)
