@@ -319,3 +319,17 @@ def test_characters_without_text_at_a_page_end(tmp_path, where):
     path.write_bytes(make_pdf([lines]))
     doc = crparse.parse(path)
     assert doc.rule("100.1") is not None and not [d for d in doc.diagnostics if d.severity == "error"]
+
+
+def test_running_lines_are_found_in_linear_time(tmp_path):
+    """Each running line took the median height of its page again: 10 pages of 4,000 like lines
+    (a 15 KB file) took 9.5 s of CPU, which the read's CPU limit then refused as a bomb (sweep 13)."""
+    height = 4000 * 3 + 40
+    lines = b"(100.1. These Magic rules apply.) ' (100.2. To play, each player needs a deck.) ' " + b"(a) ' " * 4000
+    content = stream(b"BT /F1 2 Tf 3 TL 10 %d Td " % (height - 10) + lines + b"ET")
+    pages = [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 %d] /Resources << /Font << /F1 3 0 R >> >> "
+             b"/Contents 14 0 R >>" % height] * 10
+    path = write(tmp_path, "lines.pdf", pdf_of([CATALOG, pages_node(list(range(4, 14))), FONT, *pages, content]))
+    result = run_limited(["parse", path], seconds=6)
+    assert result.ok_within_limits, (result.returncode, result.cpu_seconds, result.stderr[-300:])
+    assert b"took more than" not in result.stderr, result.stderr[-300:]

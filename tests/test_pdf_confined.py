@@ -157,3 +157,15 @@ def test_the_process_own_memory_limit_is_named_when_it_is_the_lower(tmp_path):
     result = run_limited(["parse", str(path)], memory=400 << 20, env={"CRPARSE_MAX_PDF_MEMORY": "2G"})
     assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-500:])
     assert b"the process's own memory limit" in result.stderr and b"(ulimit -v)" in result.stderr, result.stderr
+
+
+def test_the_process_own_cpu_limit_is_named_when_it_is_the_lower(document):
+    """Under a user's ulimit -t of 2 s, the refusal said the 10 s of CRPARSE_MAX_PDF_SECONDS."""
+    from limits import run_limited
+
+    code = ("import crparse.readers.pdf as pdf\n"
+            "def spin(raw, path):\n    while True:\n        pass\n"
+            "pdf._read = spin\nfrom crparse.cli.main import main\nsys.argv[0] = 'crparse'\nsys.exit(main())")
+    result = run_limited(["parse", str(document)], seconds=2, code=code)
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert b"the process's own CPU limit of 2 s (ulimit -t)" in result.stderr, result.stderr

@@ -76,6 +76,17 @@ def confined(read: Callable[..., T], *args) -> T:
     raise value
 
 
+def _users_cpu_limit(seconds: int) -> int | None:
+    """The CPU limit the process was given (ulimit -t; a forked child counts its own time
+    against it), when it is lower than CRPARSE_MAX_PDF_SECONDS."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    return soft if soft != resource.RLIM_INFINITY and soft < seconds else None
+
+
 def _users_memory_limit(memory: int) -> int | None:
     """The address-space limit the process was given (ulimit -v), when it is lower than what
     CRPARSE_MAX_PDF_MEMORY would allow the child: then it is the one that stops a read."""
@@ -160,6 +171,10 @@ def _outcome(data: bytes):
 
 def _stopped(status: int, memory: int, seconds: int) -> RefusedInput:
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        users = _users_cpu_limit(seconds)
+        if users is not None:
+            return RefusedInput(f"reading this PDF took more than the process's own CPU limit of {users} s (ulimit -t), "
+                                "lower than CRPARSE_MAX_PDF_SECONDS allows: raise it")
         return RefusedInput(f"reading this PDF took more than {seconds} s of CPU, the limit (CRPARSE_MAX_PDF_SECONDS): "
                             "a decompression or content bomb? raise it if the file is genuine")
     if os.WIFSIGNALED(status):
