@@ -374,7 +374,7 @@ def test_a_lock_file_that_is_not_a_regular_file_is_refused_not_followed(store, t
     assert kind != "link" or target.read_text() == "not ours"
 
 
-@pytest.mark.parametrize("kind", ["text", "other-database"])
+@pytest.mark.parametrize("kind", ["text", "other-database", "a-table-named-as-ours"])
 def test_rebuild_deletes_only_a_store(tmp_path, kind):
     """`index --rebuild --db FILE` deleted any FILE (a text, another program's database) and put a
     store in its place (sweep 12)."""
@@ -382,8 +382,9 @@ def test_rebuild_deletes_only_a_store(tmp_path, kind):
     if kind == "text":
         target.write_text("precious notes\n")
     else:
-        with sqlite3.connect(target) as other:
-            other.execute("CREATE TABLE users (name TEXT)")
+        with sqlite3.connect(target) as other:  # a table name crparse uses too (sweep 13: deleted)
+            other.execute("CREATE TABLE users (name TEXT)" if kind == "other-database" else
+                          "CREATE TABLE releases (version TEXT, notes TEXT)")
     before = target.read_bytes()
     err = _one_line_refusal(run_limited(["index", str(FIXTURES), "--db", str(target), "--rebuild"], seconds=15))
     assert "not a crparse store" in err and "--rebuild deletes only a store" in err, err

@@ -78,7 +78,7 @@ _ROLE_MARKUP = re.compile(
 # what it says ("`<b>bold</b>`" under a raw role lost its "</b>" as a target).
 _REFERENCE_ROLES = frozenset(
     "ref doc term numref any keyword option envvar token download abbr "
-    "py:ref py:mod py:func py:class py:meth py:attr py:data py:obj std:ref std:doc std:term".split()
+    "py:ref py:mod py:func py:class py:meth py:attr py:data py:obj std:ref std:doc std:term cr:rule cr:term".split()
 )
 # Sphinx's toctree entries: `Title <file>`, and links that are not files of the edition.
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|mailto:", re.IGNORECASE)

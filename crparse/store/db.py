@@ -215,10 +215,19 @@ def not_ours(path: Path) -> str | None:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             names = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
             tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables:
+                return "a database with objects of its own" if names else None
+            # the store's own checks, columns and version included: names alone let a database of
+            # another program's "releases" table go (sweep 13)
+            _check_ours(db, path)
     except sqlite3.DatabaseError as err:
         return f"an SQLite database that cannot be read ({err}): whose it is cannot be told"
+    except CrparseError as err:
+        if err.message.startswith("store version"):  # ours, of another version: what --rebuild is for
+            return None
+        return err.message.removeprefix("not a crparse store: ")
     # (the full-text index keeps its own tables beside it: texts_fts_data, ...)
-    if {name for name in tables if not name.startswith("texts_fts_")} - set(_TABLES) or not tables and names:
+    if {name for name in tables if not name.startswith("texts_fts_")} - set(_TABLES):
         return "a database with tables of its own"
     return None
 
