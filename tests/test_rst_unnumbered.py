@@ -206,12 +206,14 @@ def test_corpus_edition_as_one_unnumbered_file_gives_the_text_release(corpus, tm
     assert not lost_words(doc, without_rst_markup(source))
 
 
-def test_headings_that_print_their_own_numbers_keep_them(tmp_path):
+@pytest.mark.parametrize("dot", [".", ""])
+def test_headings_that_print_their_own_numbers_keep_them(tmp_path, dot):
     """"100. General" over `---`: the number taken from the rules under it was put before the
     one printed ("100. 100. General"), which read as rule 100.100, out of order."""
     path = tmp_path / "numbered.rst"
-    path.write_text("1. Game Concepts\n================\n\n100. General\n------------\n\n100.1. These rules.\n\n"
-                    "100.2. To play.\n\n101. The Magic Golden Rules\n---------------------------\n\n101.1. Whenever.\n")
+    # "100 General" without the dot too (sweep 13: still 100.100)
+    path.write_text(f"1{dot} Game Concepts\n================\n\n100{dot} General\n------------\n\n100.1. These rules.\n\n"
+                    f"100.2. To play.\n\n101{dot} The Magic Golden Rules\n---------------------------\n\n101.1. Whenever.\n")
     doc = crparse.parse(path)
     assert [(r.number, r.kind, r.title) for r in doc.rules if r.kind != "rule"] == [
         ("1", "part", "Game Concepts"), ("100", "section", "General"), ("101", "section", "The Magic Golden Rules")]

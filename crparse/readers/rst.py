@@ -57,6 +57,8 @@ from crparse.readers.links import link_to_rule
 _RULE_TITLE = re.compile(rf"(?P<number>{S.NUMBER})\.?(?:\s+(?P<title>\S.*))?")
 # A part's or section's heading that prints its own number ("100. General", "1. Game Concepts")
 _NUMBERED_HEADING = re.compile(r"(?P<number>\d{1,3})\.\s+\S.*")
+# ... or prints it without its dot ("100 General"): taken only where the rules under it agree
+_PRINTED_NUMBER = re.compile(r"(?P<number>\d{1,3})\.?\s+(?P<title>\S.*)")
 _DAMAGED_REF = re.compile(r":ref:(?!`)(?=\w)|(?<=\w):ref:(?!`)")
 _SUBSTITUTION = re.compile(r"(?<![|\w])\|(?P<name>[A-Za-z0-9/]{1,6})\|(?![|\w])")
 _DEFINED = re.compile(r"^\.\.\s+\|(?P<name>[^|]+)\|", re.MULTILINE)
@@ -1145,9 +1147,9 @@ class _Writer:
             self.rule(section, title, match)
             return
         number = self.numbers.get(id(section)) or self.implicit_number(section)
-        printed = _NUMBERED_HEADING.fullmatch(text)
+        printed = _PRINTED_NUMBER.fullmatch(text)
         if printed and printed["number"] == number:
-            number = None  # printed in the heading already
+            text = printed["title"]  # printed in the heading already, with its dot or without ("100 General")
         self.emit(f"{number}. {text}" if number else text, _first_line(title) - 1, _first_line(title))
         for child in section.children:
             if child is not title:
