@@ -226,6 +226,8 @@ def test_pdf_paragraphs_rejoined_and_page_numbers_set_aside():
         (b"# 801. Title\n\n```html\n<html>\n<body>\n```\n\n801.1. Text\n", "x.md", "markdown"),
         (b"# 801. Title\n\n~~~\n<html>\n", None, "markdown"),
         (b"~~~\n<html>\n~~~\n<html>\n<body>\n", None, "html"),  # after the block: a page
+        (b"# 801. Title\n\n> <html>\n> <body>\n\n801.1. Text\n", None, "markdown"),  # quoted (sweep 13)
+        (b"<!DOCTYPE html><html><body>\n<p>100.1. Text</p>", None, "html"),
     ],
 )
 def test_detection_by_content_then_name(head, path, expected):

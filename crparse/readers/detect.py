@@ -25,7 +25,9 @@ _NAMES = {"text": "plain text", "markdown": "Markdown", "rst": "reStructuredText
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # A page's own tags, where a page puts them: first on a line, or right after another tag (a
 # `<html>` quoted in running text or in a code span is neither).
-_HTML_PAGE = re.compile(rb"(?:^|>)[ \t]*<(!doctype[ \t\r\n]+html|html|head|body)[\s>]", re.IGNORECASE | re.MULTILINE)
+# (A ">" that starts its line is a Markdown block quote's, no tag's end: "> <html>" is quoted.)
+_HTML_PAGE = re.compile(rb"(?:^|(?<=[^\n]>))[ \t]*<(!doctype[ \t\r\n]+html|html|head|body)[\s>]",
+                        re.IGNORECASE | re.MULTILINE)
 _HTML_TAG = re.compile(rb"<(p|div|table|h[1-6]|a(?=\s+href)|br|ul|ol|li|tr|td)[\s>=/]", re.IGNORECASE)
 # A line that is markup: it opens with a tag or comment, or ends with a closing tag or a <br>.
 _MARKUP_LINE = re.compile(
