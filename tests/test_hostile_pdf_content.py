@@ -333,3 +333,14 @@ def test_running_lines_are_found_in_linear_time(tmp_path):
     result = run_limited(["parse", path], seconds=6)
     assert result.ok_within_limits, (result.returncode, result.cpu_seconds, result.stderr[-300:])
     assert b"took more than" not in result.stderr, result.stderr[-300:]
+
+
+def test_an_endstream_in_unfiltered_data_does_not_end_what_is_costed(tmp_path):
+    """PDFium reads /Length bytes: "% endstream" early in a page's data cut what the check costed,
+    and a page of 9 MiB of content passed the 4 MiB limit for one page (sweep 13)."""
+    lines = b"".join(b"(100.%d. Each player draws a card in rule %d.) '\n" % (i, i) for i in range(12_000))
+    data = b"BT ET\n% endstream\nBT /F1 1 Tf 0.001 TL 10 780 Td\n" + lines + b"ET\n"
+    content = b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+    path = write(tmp_path, "early.pdf", pdf_of([CATALOG, pages_node([4]), FONT, page(b"5 0 R"), content]))
+    result = run_limited(["parse", path], memory=GiB, env={"CRPARSE_MAX_PDF_STREAM": "2M"})
+    assert refused(result, "page 1 of this PDF (object 4) draws", "past the 2 MiB limit for one page"), result

@@ -223,9 +223,8 @@ class _Content:
         out: list[bytes] = []
         for place in self.streams.get(number, ())[:MAX_CHAINS]:
             for chain in place.own if place.own is not None else [*place.chains, []]:
-                if not chain:  # no filter: the bytes as they are, up to "endstream"
-                    end = self.raw.find(b"endstream", place.start, place.start + place.size + 9)
-                    data = self.raw[place.start : end if end >= 0 else place.start + place.size]
+                if not chain:  # no filter: the bytes as they are, to the next object (see check_streams)
+                    data = self.raw[place.start : place.start + place.size]
                     if data not in out:
                         out.append(data)
                     continue

@@ -203,7 +203,14 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                         line=raw.count(b"\n", 0, at) + 1,
                     )
             if header is not None:
-                place.size = max(place.size, end - start)  # and the data as it is
+                # and the data as it is, to its "endobj" or the next object: PDFium reads /Length
+                # bytes, which may run past an "endstream" in the data ("% endstream" early in a
+                # page: sweep 13)
+                following = bisect.bisect_right(objects.starts, end)
+                after = bisect.bisect_left(endobjs, end)
+                stop = min(objects.starts[following] if following < len(objects.starts) else len(raw),
+                           endobjs[after] if after < len(endobjs) else end)  # no endobj: to "endstream", as before
+                place.size = max(place.size, stop - start)
                 place.draws = place.draws or _within(draws, start, end)
                 place.inline = place.inline or _within(inlines, start, end)
                 # The next keyword is looked for past the data, not in it, unless one that ends
