@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
-from crparse.errors import CrparseError, RefusedInput
+from crparse.errors import RefusedInput
 from crparse.limits import setting
 from crparse.readers.limits import size
 
@@ -79,26 +79,32 @@ def confined(read: Callable[..., T], *args) -> T:
 def _users_cpu_limit(seconds: int) -> int | None:
     """The CPU limit the process was given (ulimit -t; a forked child counts its own time
     against it), when it is lower than CRPARSE_MAX_PDF_SECONDS."""
-    try:
-        import resource
-    except ImportError:
-        return None
-    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
-    return soft if soft != resource.RLIM_INFINITY and soft < seconds else None
+    return _own_lower("RLIMIT_CPU", seconds)
 
 
 def _users_memory_limit(memory: int) -> int | None:
     """The address-space limit the process was given (ulimit -v), when it is lower than what
     CRPARSE_MAX_PDF_MEMORY would allow the child: then it is the one that stops a read."""
     try:
-        import resource
-
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        with open("/proc/self/statm", "rb") as statm:
-            held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (ImportError, OSError, ValueError):
+        return _own_lower("RLIMIT_AS", _held() + memory)
+    except (OSError, ValueError):
         return None
-    return soft if soft != resource.RLIM_INFINITY and soft < held + memory else None
+
+
+def _own_lower(kind: str, wanted: int) -> int | None:
+    """The process's own soft limit of `kind`, when it is lower than `wanted`."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft = resource.getrlimit(getattr(resource, kind))[0]
+    return soft if soft != resource.RLIM_INFINITY and soft < wanted else None
+
+
+def _held() -> int:
+    """The address space the process holds, in bytes."""
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple) -> None:
@@ -114,8 +120,6 @@ def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple
             outcome = ("ok", read(*args))
         except MemoryError:
             outcome = ("memory", None)
-        except CrparseError as error:
-            outcome = ("error", error)
         except BaseException as error:  # noqa: BLE001 - raised again in the parent, as it is
             outcome = ("error", error)
         try:
@@ -135,11 +139,9 @@ def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple
 def _limit(memory: int, seconds: int) -> None:
     import resource
 
-    page = os.sysconf("SC_PAGE_SIZE")
-    with open("/proc/self/statm", "rb") as statm:  # the address space the process holds already
-        held = int(statm.read().split()[0]) * page
-    # (a forked child's CPU time starts from nothing: RLIMIT_CPU counts its own)
-    for kind, wanted in ((resource.RLIMIT_AS, held + memory), (resource.RLIMIT_CPU, seconds)):
+    # above the address space the process holds already; a forked child's CPU time starts from
+    # nothing (RLIMIT_CPU counts its own)
+    for kind, wanted in ((resource.RLIMIT_AS, _held() + memory), (resource.RLIMIT_CPU, seconds)):
         soft, hard = resource.getrlimit(kind)
         bound = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         if soft == resource.RLIM_INFINITY or bound < soft:

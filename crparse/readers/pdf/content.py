@@ -17,7 +17,7 @@ from crparse.readers.limits import (
     max_pdf_stream,
     size,
 )
-from crparse.readers.pdf.filters import EARLIES, MAX_CHAINS, decode, value_chains
+from crparse.readers.pdf.filters import MAX_CHAINS, decode, earlies, value_chains
 from crparse.readers.pdf.streams import BEGIN_IMAGE, StreamAt
 from crparse.readers.pdf.syntax import (
     DELIM,
@@ -159,7 +159,7 @@ def _inline_images(data: bytes, budget: Budget, part: str) -> int:
         for chain in chains:
             if chain and chain[0] != "other":
                 most = 0
-                for early in EARLIES if "lzw" in chain else (1,):
+                for early in earlies(chain):
                     before = budget.total
                     for _ in decode(data, at, chain, early, budget, part, []):
                         pass
@@ -230,7 +230,7 @@ class _Content:
                     continue
                 if chain[0] == "other":
                     continue
-                for early in place.earlies if "lzw" in chain else (1,):
+                for early in earlies(chain):
                     budget = _stream_budget("the streams of this PDF")
                     data = b"".join(decode(self.raw, place.start, chain, early, budget, place.part, []))
                     if data not in out:

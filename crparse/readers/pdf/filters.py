@@ -45,6 +45,11 @@ _FILTER_TOKEN = re.compile(rb"/([^" + DELIM + rb"]*)|(" + NUMBER + rb")" + SEPAR
 EARLIES = (1, 0)
 
 
+def earlies(chain: list[str] | None) -> tuple[int, ...]:
+    """The /EarlyChange values a chain is decoded with: both where it holds LZW."""
+    return EARLIES if chain and "lzw" in chain else (1,)
+
+
 _MAX_STAGES = 32  # filters in one chain (real PDFs use one or two)
 MAX_CHAINS = 16  # different filter chains a PDF may name: each stream is decoded with each (more: refused)
 
@@ -110,7 +115,7 @@ def _referred(number: int, objects: Objects, depth: int) -> list[list[str] | Non
             raise RefusedInput(f"a PDF /Filter refers to object {number}, defined over {MAX_CHAINS} times: "
                                "which definition PDFium reads cannot be checked")
         options: list[list[str] | None] = []
-        for body in objects.bodies(number) if depth else []:
+        for body in objects.definitions(number) if depth else []:
             options = union(options, value_chains(body, objects, depth - 1))[: MAX_CHAINS + 1]
         objects.chains[key] = options or [None]
     return objects.chains[key]

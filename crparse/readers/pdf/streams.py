@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from crparse.errors import RefusedInput
 from crparse.readers.limits import Budget, max_inflated, max_pdf_stream
-from crparse.readers.pdf.filters import EARLIES, FILTER, MAX_CHAINS, decode, filter_chains, union, zlib_header
+from crparse.readers.pdf.filters import FILTER, MAX_CHAINS, decode, earlies, filter_chains, union, zlib_header
 from crparse.readers.pdf.syntax import (
     DELIM,
     DELIMITERS,
@@ -64,7 +64,6 @@ class StreamAt:
     may be another object's), and whether "Do" (drawing a form) occurs in any."""
     start: int
     chains: list[list[str] | None]
-    earlies: tuple[int, ...]
     part: str
     size: int = 0
     draws: bool = False
@@ -149,7 +148,6 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
             number = OBJ.search(raw, max(previous, obj - 32), obj + 3) if obj >= 0 else None
             named = object_number(number[1]) if number else None
             part = f"the stream of object {named}" if named else f"the stream at byte {start}"
-            earlies = EARLIES
             chains = filter_chains(span, objects)
             if None in chains:
                 # What PDFium finds there cannot be known, and a chain guessed from the data
@@ -169,7 +167,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                     "decompression bombs",
                     line=raw.count(b"\n", 0, at) + 1,
                 )
-            place = StreamAt(start, chains, earlies, part)
+            place = StreamAt(start, chains, part)
             header = objects.header_before(at)
             # For the content check: the stream's own dictionary; an object stream's data.
             # no further back than the previous stream's data: each byte is read once (a run
@@ -180,7 +178,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
             if first:
                 place.packed, place.first = [], integer(first[1]) or 0
             for chain in chains:
-                for early in earlies if chain and "lzw" in chain else (1,):
+                for early in earlies(chain):
                     _sized(decode(raw, start, chain, early, budget, part, damaged), place, place.packed)
             # Every other chain the file names, counted only: a word "stream" in a string or a
             # comment that ends with "endstream" ("(stream endstream)") hides the dictionary
@@ -189,7 +187,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
             for chain in seen:
                 # (Flate without a zlib header gives PDFium nothing: not decoded to find that out)
                 if chain not in chains and not (chain and chain[0] == "flate" and not zlib_header(raw[start : start + 2])):
-                    for early in earlies if chain and "lzw" in chain else (1,):
+                    for early in earlies(chain):
                         _sized(decode(raw, start, chain, early, budget, part, []), place, place.packed)
             stop = bisect.bisect_left(ends, start)
             end = ends[stop] if stop < len(ends) else len(raw)
@@ -336,7 +334,7 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
                 continue
             part = f"the object stream at byte {eol.end()}"
             for chain in chains:
-                for early in EARLIES if chain and "lzw" in chain else (1,):
+                for early in earlies(chain):
                     if chain is not None:
                         data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
                         objects.add_object_stream(data if chain else _raw_data(raw, eol.end()), first)

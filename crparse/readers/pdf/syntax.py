@@ -70,10 +70,6 @@ def _cut(text: bytes) -> bytes:
     return text[: end.start()] if end else text
 
 
-def _union_of(*texts: bytes) -> list[bytes]:
-    return list(dict.fromkeys(texts))
-
-
 class Objects:
     """Where each object of the file is defined, indexed when first asked for. Every definition
     of a number counts: the cross-reference table, which this scan does not read, picks one
@@ -125,11 +121,6 @@ class Objects:
         """How many times object `number` is defined, in the file and in its object streams."""
         return len(self._indexed().get(number, ())) + self.packed_count.get(number, 0)
 
-    def bodies(self, number: int) -> list[bytes]:
-        """The text of each definition of object `number`, then of those in object streams (see
-        `definitions`): in this class's words, for a value that is no stream (a /Filter's)."""
-        return self.definitions(number)
-
     def definitions(self, number: int) -> list[bytes]:
         """Each definition of object `number`, whole: up to its "endobj", its "stream" keyword
         (a stream's dictionary) or the next object, then those in object streams. Where the text
@@ -140,7 +131,10 @@ class Objects:
             following = bisect.bisect_right(self.starts, at)
             stop = self.starts[following] if following < len(self.starts) else len(self.raw)
             text = self.raw[at:stop]
-            out += [_cut(text)] if b"%" not in text else _union_of(_cut(text), _cut(COMMENT.sub(b" ", text)))
+            variants = [_cut(text)]
+            if b"%" in text:
+                variants.append(_cut(COMMENT.sub(b" ", text)))
+            out += dict.fromkeys(variants)
         return out + self._packed_bodies(number)
 
     def add_object_stream(self, data: bytes, first: int) -> None:
