@@ -47,12 +47,18 @@ def bomb_pdf(dictionary: bytes, inflated: int = 5 * MiB) -> bytes:
                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", PAGE, stream])
 
 
+def refused_as_a_bomb(path, data: bytes) -> None:
+    """`data`, written at `path`, is refused for a stream past the 4 MiB limit for one."""
+    path.write_bytes(data)
+    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
+        crparse.parse(path)
+
+
+
 @pytest.mark.parametrize("hiding", HIDING)
 def test_a_bomb_with_the_word_stream_in_its_dictionary_is_refused(tmp_path, hiding):
     path = tmp_path / f"{hiding}.pdf"
-    path.write_bytes(bomb_pdf(HIDING[hiding]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, bomb_pdf(HIDING[hiding]))
 
 
 @pytest.mark.parametrize("hiding", HIDING)
@@ -138,24 +144,18 @@ UNREAD_FILTERS = {
 def test_a_bomb_whose_filter_is_written_as_pdfium_reads_it_is_refused(tmp_path, case):
     dictionary, extra = UNREAD_FILTERS[case]
     path = tmp_path / f"{case}.pdf"
-    path.write_bytes(hex_bomb_pdf(dictionary, extra))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, hex_bomb_pdf(dictionary, extra))
 
 
 def test_a_bomb_whose_filter_follows_a_nul_is_refused(tmp_path):
     path = tmp_path / "nul.pdf"
-    path.write_bytes(bomb_pdf(b"<< /Length %d /Filter\x00/FlateDecode >>"))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, bomb_pdf(b"<< /Length %d /Filter\x00/FlateDecode >>"))
 
 
 def test_an_object_defined_with_nuls_is_found(tmp_path):
     data = hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [FILTER_OBJECT])
     path = tmp_path / "nul-header.pdf"
-    path.write_bytes(data.replace(b"\n6 0 obj", b"\n6\x000\x00obj"))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, data.replace(b"\n6 0 obj", b"\n6\x000\x00obj"))
 
 
 def test_a_filter_object_defined_over_sixteen_times_is_refused(tmp_path):
@@ -191,13 +191,9 @@ NUMBER_WORD_REFERENCES = {
 def test_a_filter_reference_with_number_words_is_followed(tmp_path, case):
     reference = NUMBER_WORD_REFERENCES[case]
     path = tmp_path / f"{case}.pdf"
-    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter " + reference + b" >>", [FILTER_OBJECT]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, hex_bomb_pdf(b"<< /Length %d /Filter " + reference + b" >>", [FILTER_OBJECT]))
     # in an array, before a name
-    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter [" + reference + b" /Fl] >>", [b"/AHx"]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, hex_bomb_pdf(b"<< /Length %d /Filter [" + reference + b" /Fl] >>", [b"/AHx"]))
 
 
 NUMBER_WORD_HEADERS = {
@@ -213,12 +209,12 @@ NUMBER_WORD_HEADERS = {
 def test_a_filter_object_whose_header_has_number_words_is_found(tmp_path, case):
     data = hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [FILTER_OBJECT])
     path = tmp_path / f"{case}.pdf"
-    path.write_bytes(data.replace(b"\n6 0 obj", b"\n" + NUMBER_WORD_HEADERS[case]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, data.replace(b"\n6 0 obj", b"\n" + NUMBER_WORD_HEADERS[case]))
 
 
-def packed_filter_pdf(inflated: int, compressed: bool, filter_object: bytes = FILTER_OBJECT, head: bytes = b"7 0 ") -> bytes:
+def packed_filter_pdf(
+    inflated: int, compressed: bool, filter_object: bytes = FILTER_OBJECT, head: bytes = b"7 0 "
+) -> bytes:
     """The bomb's filter object (7) packed in an object stream (6), found through a
     cross-reference stream, as PDF 1.5 writers pack small objects."""
     data = zlib.compress(TEXT + b" " * inflated, 9).hex().encode() + b">"
@@ -248,9 +244,7 @@ def packed_filter_pdf(inflated: int, compressed: bool, filter_object: bytes = FI
 @pytest.mark.parametrize("compressed", [False, True], ids=["plain", "flate"])
 def test_a_filter_object_inside_an_object_stream_is_read(tmp_path, compressed):
     path = tmp_path / "packed.pdf"
-    path.write_bytes(packed_filter_pdf(5 * MiB, compressed))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, packed_filter_pdf(5 * MiB, compressed))
     # under the limit, the same file is read: its filter was found, its text is there
     path.write_bytes(packed_filter_pdf(1000, compressed))
     assert "100.2" in [rule.number for rule in crparse.parse(path).rules]
@@ -293,25 +287,19 @@ SWEEP_12_FILTER_OBJECTS = {
 @pytest.mark.parametrize("case", SWEEP_12_FILTER_OBJECTS)
 def test_a_filter_object_is_read_whole(tmp_path, case):
     path = tmp_path / f"{case}.pdf"
-    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [SWEEP_12_FILTER_OBJECTS[case]]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, hex_bomb_pdf(b"<< /Length %d /Filter 6 0 R >>", [SWEEP_12_FILTER_OBJECTS[case]]))
 
 
 def test_a_negative_object_number_wraps_round_as_in_pdfium(tmp_path):
     """PDFium reads object numbers as unsigned 32-bit integers: -4294967290 is 6."""
     path = tmp_path / "negative.pdf"
-    path.write_bytes(hex_bomb_pdf(b"<< /Length %d /Filter -4294967290 0 R >>", [FILTER_OBJECT]))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, hex_bomb_pdf(b"<< /Length %d /Filter -4294967290 0 R >>", [FILTER_OBJECT]))
 
 
 def test_a_comment_in_an_object_streams_header_is_passed_over(tmp_path):
     """"%1" before the pairs shifted the scan's (number, offset) pairs by one."""
     path = tmp_path / "packed.pdf"
-    path.write_bytes(packed_filter_pdf(5 * MiB, compressed=False, head=b"%1\n7 0 "))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, packed_filter_pdf(5 * MiB, compressed=False, head=b"%1\n7 0 "))
 
 
 def lzw_pdf(stream_entries: bytes, data: bytes) -> bytes:
@@ -329,9 +317,7 @@ def test_lzw_is_decoded_both_ways_whatever_earlychange_says(tmp_path, early):
     if early == b"6 0 R":
         data = data.replace(b"\nxref", b"\n6 0 obj << /EarlyChange 0 >> endobj\nxref")
     path = tmp_path / "lzw.pdf"
-    path.write_bytes(data)
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, data)
 
 
 def test_an_inline_lzw_image_is_decoded_both_ways(tmp_path):
@@ -347,9 +333,7 @@ def test_an_lzw_code_past_the_table_does_not_end_the_data(tmp_path):
     """The scan stopped at it; PDFium goes on: 500 KB made it inflate 1.2 GiB."""
     codes = [256, *b"BT", 300, *lzw_bomb_codes(TEXT, 5 * MiB)]  # 300: a code the table does not hold yet
     path = tmp_path / "past.pdf"
-    path.write_bytes(lzw_pdf(b"/Filter /LZWDecode", lzw(codes)))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, lzw_pdf(b"/Filter /LZWDecode", lzw(codes)))
 
 
 @pytest.mark.parametrize("first", [b"uuuuu", b"!!z"], ids=["a-group-past-2-to-the-32", "z-inside-a-group"])
@@ -358,10 +342,8 @@ def test_ascii85_is_read_as_pdfium_reads_it(tmp_path, first):
 
     hexed = zlib.compress(TEXT + b" " * 5 * MiB, 9).hex().encode() + b">"
     path = tmp_path / "a85.pdf"
-    path.write_bytes(lzw_pdf(b"/Filter [/ASCII85Decode /ASCIIHexDecode /FlateDecode]",
-                             first + base64.a85encode(hexed) + b"~>"))
-    with pytest.raises(RefusedInput, match="inflates past the 4 MiB limit for one"):
-        crparse.parse(path)
+    refused_as_a_bomb(path, lzw_pdf(b"/Filter [/ASCII85Decode /ASCIIHexDecode /FlateDecode]",
+                                    first + base64.a85encode(hexed) + b"~>"))
 
 
 def test_filter_references_are_read_once_each(tmp_path):

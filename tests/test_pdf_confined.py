@@ -46,23 +46,21 @@ def _abort(raw, path):
     os.abort()  # what PDFium does when an allocation fails in C++
 
 
-def test_memory_past_the_limit_is_refused(document, monkeypatch):
-    monkeypatch.setattr(pdf, "_read", _hold)
-    monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "256M")
-    with pytest.raises(RefusedInput, match=r"needs more than 256 MiB of memory, the limit \(CRPARSE_MAX_PDF_MEMORY\)"):
-        crparse.parse(document)
-
-
-def test_pdfium_aborting_is_refused(document, monkeypatch):
-    monkeypatch.setattr(pdf, "_read", _abort)
-    with pytest.raises(RefusedInput, match=r"PDFium stopped \(SIGABRT\) reading this PDF, within the 256 MiB"):
-        crparse.parse(document)
-
-
-def test_cpu_time_past_the_limit_is_refused(document, monkeypatch):
-    monkeypatch.setattr(pdf, "_read", _spin)
-    monkeypatch.setenv("CRPARSE_MAX_PDF_SECONDS", "1")
-    with pytest.raises(RefusedInput, match=r"took more than 1 s of CPU, the limit \(CRPARSE_MAX_PDF_SECONDS\)"):
+@pytest.mark.parametrize(
+    "read, env, refusal",
+    [
+        (_hold, {"CRPARSE_MAX_PDF_MEMORY": "256M"},
+         r"needs more than 256 MiB of memory, the limit \(CRPARSE_MAX_PDF_MEMORY\)"),
+        (_abort, {}, r"PDFium stopped \(SIGABRT\) reading this PDF, within the 256 MiB"),
+        (_spin, {"CRPARSE_MAX_PDF_SECONDS": "1"}, r"took more than 1 s of CPU, the limit \(CRPARSE_MAX_PDF_SECONDS\)"),
+    ],
+    ids=["memory", "pdfium-aborting", "cpu"],
+)
+def test_a_read_past_a_limit_is_refused(document, monkeypatch, read, env, refusal):
+    monkeypatch.setattr(pdf, "_read", read)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(RefusedInput, match=refusal):
         crparse.parse(document)
 
 
