@@ -63,6 +63,9 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
         for p in paths:
             yield _attempt(p, format, then)
         return
+    from crparse.readers.pdf.confine import share_slots
+
+    share_slots()  # PDF reads at once, in all the processes: not one per worker
     if share and len(paths) == 2:
         child = _Child(paths[1], format, then)
         try:

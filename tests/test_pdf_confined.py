@@ -167,3 +167,41 @@ def test_the_process_own_cpu_limit_is_named_when_it_is_the_lower(document):
     result = run_limited(["parse", str(document)], seconds=2, code=code)
     assert result.returncode == 2, (result.returncode, result.stderr[-500:])
     assert b"the process's own CPU limit of 2 s (ulimit -t)" in result.stderr, result.stderr
+
+
+def _logged(log):
+    def read(raw, path):
+        import time
+
+        with open(log, "a") as out:
+            out.write(f"+ {time.monotonic()}\n")
+        time.sleep(0.4)
+        with open(log, "a") as out:
+            out.write(f"- {time.monotonic()}\n")
+        return _read_as_before(raw, path)
+    return read
+
+
+_read_as_before = pdf._read
+
+
+def test_reads_at_once_are_bounded_across_workers(tmp_path, monkeypatch):
+    """CRPARSE_JOBS=8 workers reading bombs held 8 times the limit (sweep 13: 3.7 GiB): all the
+    workers share the reads that may run at once, two at the default limit."""
+    from crparse.parallel import parse_all
+    from crparse.readers.pdf import confine
+
+    paths = []
+    for i in range(4):
+        paths.append(tmp_path / f"2020-0{i + 1}-01.pdf")
+        paths[-1].write_bytes(make_pdf(RULES))
+    log = tmp_path / "reads.log"
+    monkeypatch.setattr(pdf, "_read", _logged(log))
+    monkeypatch.setattr(confine, "_slots", None)
+    monkeypatch.setenv("CRPARSE_JOBS", "4")
+    assert all(doc.rules for doc in parse_all(paths))
+    running = most = 0
+    for event in sorted(log.read_text().splitlines(), key=lambda line: (float(line.split()[1]), line[0] == "+")):
+        running += 1 if event[0] == "+" else -1
+        most = max(most, running)
+    assert most == 2

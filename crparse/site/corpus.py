@@ -366,6 +366,10 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
     tasks = [(r, out if len(releases) == 1 else out / r.key, work, extra_js, force, jobs if len(releases) == 1 else 1)
              for r in releases]
     built: list[Built] = []
+    if jobs > 1:
+        from crparse.readers.pdf.confine import share_slots
+
+        share_slots()  # PDF reads at once, in all the workers (ours, Sphinx's): not one per worker
     if jobs <= 1 or len(tasks) == 1:
         for done, task in enumerate(tasks, 1):
             built.append(_build_one(task))

@@ -24,16 +24,20 @@ import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
-from crparse.errors import RefusedInput
+from crparse.errors import CrparseError, RefusedInput
 from crparse.limits import setting
 from crparse.readers.limits import size
 
 T = TypeVar("T")
 
-MAX_PDF_MEMORY = 256 * 2**20  # the 2026 release needs ~45 MiB above the process; bombs took GiBs. Per file read
-# at once: CRPARSE_JOBS reads as many (2 cores: 2, 512 MiB, under the 1 GiB a run may take in all)
+MAX_PDF_MEMORY = 256 * 2**20  # the 2026 release needs ~45 MiB above the process; bombs took GiBs
 MAX_PDF_SECONDS = 10  # of CPU: the official releases take under 2 s
+# What all the reads running at once may take, in the whole process tree (CRPARSE_JOBS workers,
+# Sphinx's): two reads at the default limit, whatever the workers, under the 1 GiB a run may take
+ALL_READS_MEMORY = 512 * 2**20
 _EXIT_UNPICKLABLE = 70
+
+_slots: tuple[int, int] | None = None  # a pipe holding a byte for each read that may start; see share_slots
 
 
 def max_pdf_memory() -> int:
@@ -51,6 +55,34 @@ def confined(read: Callable[..., T], *args) -> T:
     # past a day or a terabyte, a limit is none in practice (and select's timeout and
     # setrlimit overflow far below MAX_SETTING: exit 3 at CRPARSE_MAX_PDF_SECONDS=1e99)
     memory, seconds = min(max_pdf_memory(), 2**40), min(max_pdf_seconds(), 86_400)
+    if _slots is None:
+        return _confined(memory, seconds, read, args)
+    os.read(_slots[0], 1)  # waits while as many reads as may run at once are running
+    try:
+        return _confined(memory, seconds, read, args)
+    finally:
+        os.write(_slots[1], b"+")
+
+
+def share_slots() -> None:
+    """Bounds the reads that run at once in the workers about to be forked, and in this process:
+    without it, CRPARSE_JOBS=8 workers reading bombs held 8 times the limit (sweep 13: 3.7 GiB).
+    They share a pipe holding one byte per read that may run (as make's jobserver does); a
+    read takes one and puts it back when it ends. Called where workers are forked; a
+    process that inherited the pipe keeps it."""
+    global _slots
+    if _slots is not None or not hasattr(os, "fork"):
+        return
+    try:
+        memory = max_pdf_memory()
+    except CrparseError:
+        return  # the first read names the setting that is wrong
+    readable, writable = os.pipe()
+    os.write(writable, b"+" * max(1, min(ALL_READS_MEMORY // memory, 64)))
+    _slots = readable, writable
+
+
+def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) -> T:
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
