@@ -24,7 +24,7 @@ from crparse.examples import bounds, collect, run_examples
 from crparse.examples import read as reading
 from crparse.examples.read import Unsupported, read
 from crparse.examples.runner import run
-from tests.limits import run_limited
+from limits import run_limited
 
 CAPITALS = string.ascii_uppercase
 

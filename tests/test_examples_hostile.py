@@ -15,7 +15,7 @@ import pytest
 from crparse.examples import check
 from crparse.examples.bounds import MAX_NUMBER, MAX_PLAYERS, MAX_SENTENCE
 from crparse.model.table import Relation, SeatingError, arrange
-from tests.limits import run_limited
+from limits import run_limited
 
 NAMES = ["Alex", "Rob", "Carissa", "Dana", "Eve", "Fay", "Gil", "Hal", "Ivy", "Jon", "Kim"]
 

@@ -11,7 +11,7 @@ import struct
 import zlib
 
 import pytest
-from builders import lzw, lzw_bomb, lzw_bomb_codes, pdf_of
+from builders import lzw, lzw_bomb, lzw_bomb_codes, pdf_of, png_rows
 
 import crparse
 from crparse.errors import RefusedInput
@@ -213,12 +213,15 @@ def test_a_filter_object_whose_header_has_number_words_is_found(tmp_path, case):
 
 
 def packed_filter_pdf(
-    inflated: int, compressed: bool, filter_object: bytes = FILTER_OBJECT, head: bytes = b"7 0 "
+    inflated: int, compressed: bool, filter_object: bytes = FILTER_OBJECT, head: bytes = b"7 0 ", predicted: int = 0
 ) -> bytes:
     """The bomb's filter object (7) packed in an object stream (6), found through a
-    cross-reference stream, as PDF 1.5 writers pack small objects."""
+    cross-reference stream, as PDF 1.5 writers pack small objects; `predicted`: in PNG rows
+    of that many columns, under the Flate filter."""
     data = zlib.compress(TEXT + b" " * inflated, 9).hex().encode() + b">"
     packed = head + filter_object
+    if predicted:
+        packed = png_rows(packed, predicted, [2])
     if compressed:
         packed = zlib.compress(packed)
     objects = [
@@ -226,7 +229,8 @@ def packed_filter_pdf(
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", PAGE,
         b"<< /Length %d /Filter 7 0 R >>\nstream\n" % len(data) + data + b"\nendstream",
         b"<< /Type /ObjStm /N 1 /First %d /Length %d%s >>\nstream\n"
-        % (len(head), len(packed), b" /Filter /FlateDecode" if compressed else b"") + packed + b"\nendstream",
+        % (len(head), len(packed), (b" /Filter /FlateDecode" if compressed else b"")
+           + (b" /DecodeParms << /Predictor 12 /Columns %d >>" % predicted if predicted else b"")) + packed + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
     offsets = []

@@ -18,6 +18,7 @@ from crparse.readers.limits import (
     size,
 )
 from crparse.readers.pdf.filters import MAX_CHAINS, decode, earlies, value_chains
+from crparse.readers.pdf.predictors import unpredicted
 from crparse.readers.pdf.streams import BEGIN_IMAGE, StreamAt
 from crparse.readers.pdf.syntax import (
     DELIM,
@@ -233,8 +234,9 @@ class _Content:
                 for early in earlies(chain):
                     budget = _stream_budget("the streams of this PDF")
                     data = b"".join(decode(self.raw, place.start, chain, early, budget, place.part, []))
-                    if data not in out:
-                        out.append(data)
+                    for undone in [data, *(unpredicted(data, p) for p in place.predictors or ())]:
+                        if undone not in out:
+                            out.append(undone)
         return out[: MAX_CHAINS]
 
     def _size(self, number: int) -> int:

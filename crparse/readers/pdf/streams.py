@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from crparse.errors import RefusedInput
 from crparse.readers.limits import Budget, max_inflated, max_pdf_stream
 from crparse.readers.pdf.filters import FILTER, MAX_CHAINS, decode, earlies, filter_chains, union, zlib_header
+from crparse.readers.pdf.predictors import Predictor, predictors, unpredicted
 from crparse.readers.pdf.syntax import (
     DELIM,
     DELIMITERS,
@@ -71,6 +72,7 @@ class StreamAt:
     own: list[list[str] | None] | None = None  # the chains of its own dictionary, when found
     packed: list[bytes] | None = None  # an object stream's data, as each chain decoded it
     first: int = 0  # an object stream's /First
+    predictors: list[Predictor] | None = None  # those its own dictionary names (see predictors.py)
 
 
 def _sized(chunks: Iterable, place: StreamAt, keep: list[bytes] | None = None) -> None:
@@ -218,6 +220,13 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                 resume = _dictionary_stream(raw, start, end, floor=previous)
                 own = filter_chains(dictionary, objects) if FILTER.search(dictionary) else [[]]
                 place.own = union(own, region_own) if inside else own
+                place.predictors = predictors(dictionary, objects)
+                if place.predictors:
+                    # the operators PDFium reads lie between the rows' tags: the content check
+                    # decodes the stream, and undoes the predictor, whatever the bytes show
+                    place.draws = place.inline = True
+                    for data in list(place.packed or ()):
+                        place.packed.extend(unpredicted(data, p) for p in place.predictors)
                 found.setdefault(header[0], []).append(place)
                 region_own = place.own
             previous = start
@@ -333,11 +342,14 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
             if eol is None:
                 continue
             part = f"the object stream at byte {eol.end()}"
+            settings = predictors(dictionary, objects)
             for chain in chains:
                 for early in earlies(chain):
                     if chain is not None:
                         data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
-                        objects.add_object_stream(data if chain else _raw_data(raw, eol.end()), first)
+                        data = data if chain else _raw_data(raw, eol.end())
+                        for packed in [data, *(unpredicted(data, p) for p in settings)]:
+                            objects.add_object_stream(packed, first)
             done.append(keyword)
         if not done:
             break

@@ -1,0 +1,109 @@
+"""PNG and TIFF predictors, undone as PDFium undoes them after a Flate or LZW stage.
+
+A /DecodeParms /Predictor interleaves a tag byte with every row of the data (PNG) or stores
+differences (TIFF): the bytes PDFium reads are not the bytes inflated. Only the data whose
+structure the checks read is undone here: an object stream (the objects a /Filter refers to:
+a filter object packed in a predicted object stream was taken for missing, and a decoy object
+outside it passed a bomb: sweep 13) and a page's or form's content (its drawing operators).
+Images are never undone: their size is the same either way, and it is what the checks limit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crparse.readers.pdf.syntax import NUMBER, SPACE, Objects, integer, name_pattern, references
+
+_KEYS = {key: re.compile(name_pattern(key) + SPACE + rb"(" + NUMBER + rb")")
+         for key in (b"Predictor", b"Colors", b"BitsPerComponent", b"Columns")}
+_DECODE_PARMS = re.compile(name_pattern(b"DecodeParms") + SPACE + rb"(\[[^\]]*+\]?|[^/>\[]*+)")
+MAX_PARAMETERS = 4  # different predictor settings tried for one stream
+
+
+class Predictor(tuple):
+    """(predictor, colors, bits per component, columns), PDFium's defaults where unsaid."""
+
+    __slots__ = ()
+
+    @property
+    def png(self) -> bool:
+        return self[0] >= 10
+
+
+def predictors(dictionary: bytes, objects: Objects) -> list[Predictor]:
+    """The predictors a stream's dictionary names, in its own text or in the objects its
+    /DecodeParms refers to (each definition of them): every way it may be read, past the first
+    key found in each, since a scan cannot tell which dictionary of the text is the stream's."""
+    texts = [dictionary]
+    for parms in _DECODE_PARMS.finditer(dictionary):
+        for number in references(parms[1])[:MAX_PARAMETERS]:
+            texts.extend(objects.definitions(number))
+    found: list[Predictor] = []
+    for text in texts:
+        for start in _KEYS[b"Predictor"].finditer(text):
+            value = integer(start[1])
+            if value < 2:
+                continue
+            rest = text[start.start():]
+            colors, bits, columns = (_value(rest, key, default) for key, default in
+                                     ((b"Colors", 1), (b"BitsPerComponent", 8), (b"Columns", 1)))
+            settings = Predictor((value, colors, bits, columns))
+            if settings not in found:
+                found.append(settings)
+            if len(found) == MAX_PARAMETERS:
+                return found
+    return found
+
+
+def _value(text: bytes, key: bytes, default: int) -> int:
+    match = _KEYS[key].search(text, 0, 512)  # within one /DecodeParms dictionary, or near it
+    return integer(match[1]) if match else default
+
+
+def unpredicted(data: bytes, settings: Predictor) -> bytes:
+    """`data` with the predictor undone, as PDFium's PNG_Predictor / TIFF_Predictor do."""
+    predictor, colors, bits, columns = settings
+    if not (1 <= colors <= 32 and bits in (1, 2, 4, 8, 16) and 1 <= columns and colors * bits * columns < 2**31):
+        return b""  # PDFium gives nothing
+    row = (colors * bits * columns + 7) // 8
+    step = max(1, colors * bits // 8)
+    if predictor >= 10:
+        return _png(data, row, step)
+    if predictor == 2 and bits == 8:
+        return _tiff(data, row, step)
+    return data
+
+
+def _png(data: bytes, row: int, step: int) -> bytes:
+    out = bytearray()
+    previous = bytearray(row)
+    for at in range(0, len(data), row + 1):
+        tag, line = data[at], bytearray(data[at + 1 : at + 1 + row])
+        n = len(line)
+        if tag == 1:  # Sub
+            for i in range(step, n):
+                line[i] = (line[i] + line[i - step]) & 0xFF
+        elif tag == 2:  # Up
+            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous))
+        elif tag == 3:  # Average
+            for i in range(n):
+                left = line[i - step] if i >= step else 0
+                line[i] = (line[i] + ((left + previous[i]) >> 1)) & 0xFF
+        elif tag == 4:  # Paeth
+            for i in range(n):
+                a = line[i - step] if i >= step else 0
+                b, c = previous[i], previous[i - step] if i >= step else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        out += line
+        previous = line + previous[n:]
+    return bytes(out)
+
+
+def _tiff(data: bytes, row: int, step: int) -> bytes:
+    out = bytearray(data)
+    for start in range(0, len(out), row):
+        for i in range(start + step, min(start + row, len(out))):
+            out[i] = (out[i] + out[i - step]) & 0xFF
+    return bytes(out)
