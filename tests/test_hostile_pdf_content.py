@@ -92,6 +92,10 @@ def test_stream_listed_many_times_by_one_page(tmp_path, reference):
 
 
 def form_fanout_pdf(depth: int, fan: int = 10, leaf: bytes = b"0 0 m 10 10 l S", draw: bytes = b"/X Do") -> bytes:
+    return pdf_of(form_fanout_objects(depth, fan, leaf, draw))
+
+
+def form_fanout_objects(depth: int, fan: int, leaf: bytes, draw: bytes) -> list[bytes]:
     """Forms 5.. : the first draws `leaf`, each next one draws the one before `fan` times; the
     page draws the last `fan` times: fan ** depth drawings of the leaf from a file of 2 KB."""
     objects = [CATALOG, pages_node([4]), FONT, None]
@@ -104,7 +108,7 @@ def form_fanout_pdf(depth: int, fan: int = 10, leaf: bytes = b"0 0 m 10 10 l S",
     top = 4 + depth
     objects.append(stream(RULES + b"q %s Q\n" % draw * fan))
     objects[3] = page(b"%d 0 R" % len(objects), b"/Font << /F1 3 0 R >> /XObject << /X %d 0 R >>" % top)
-    return pdf_of(objects)
+    return objects
 
 
 def test_form_fanout(tmp_path):
@@ -125,6 +129,21 @@ def test_form_fanout_bomb(tmp_path, draw):
     assert refused(result, "page 1 of this PDF (object 4) draws", "past the 4 MiB limit for one page",
                    "CRPARSE_MAX_PDF_STREAM"), result
     assert result.cpu_seconds < 5
+
+
+def test_resources_inherited_through_a_parent_outside_the_tree(tmp_path):
+    """The page has no /Resources; the node that lists it has none either, but its /Parent, a
+    node no /Kids lists, has: PDFium looks up the /Parent chain, and drew 10^8 forms (sweep 13)."""
+    objects = form_fanout_objects(8, 10, b"0 0 m 10 10 l S", b"/X Do")
+    top = len(objects) - 1  # the last form, which the page draws
+    outside = len(objects) + 1
+    objects[3] = (b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R >>"
+                  % (outside, len(objects)))
+    objects.append(b"<< /Type /Pages /Count 1 /Resources << /Font << /F1 3 0 R >> /XObject << /X %d 0 R >> >> >>"
+                   % top)
+    path = write(tmp_path, "parent.pdf", pdf_of(objects))
+    result = run_limited(["parse", path], memory=GiB)
+    assert refused(result, "page 1 of this PDF (object 4) draws", "past the 4 MiB limit for one page"), result
 
 
 def packed_pdf(objects: list[bytes]) -> bytes:

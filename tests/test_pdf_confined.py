@@ -126,7 +126,8 @@ def form_bomb(drawn_by_string: bool, levels: int = 7, fan: int = 10) -> bytes:
 @pytest.mark.parametrize("drawn_by_string", [True, False], ids=["string-operand", "parent-resources"])
 def test_form_bombs_the_checks_missed_are_refused_within_limits(tmp_path, drawn_by_string):
     """Before: exit 0 after PDFium took 1.9 GiB (sweep 12). The checks now count a string
-    operand; a /Parent outside the tree they do not follow: whichever refuses, in one line."""
+    operand and follow a /Parent outside the tree (sweep 13), and the child's limits stay
+    behind them: whichever refuses, in one line."""
     from limits import run_limited
 
     path = tmp_path / "bomb.pdf"
@@ -152,7 +153,9 @@ def test_the_process_own_memory_limit_is_named_when_it_is_the_lower(tmp_path):
 
     path = tmp_path / "bomb.pdf"
     path.write_bytes(form_bomb(drawn_by_string=False))
-    result = run_limited(["parse", str(path)], memory=400 << 20, env={"CRPARSE_MAX_PDF_MEMORY": "2G"})
+    # the checks' limits raised, so that PDFium reads the bomb
+    result = run_limited(["parse", str(path)], memory=400 << 20, env={
+        "CRPARSE_MAX_PDF_MEMORY": "2G", "CRPARSE_MAX_PDF_STREAM": "2G", "CRPARSE_MAX_PDF_CONTENT": "2G"})
     assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-500:])
     assert b"the process's own memory limit" in result.stderr and b"(ulimit -v)" in result.stderr, result.stderr
 

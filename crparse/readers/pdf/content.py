@@ -86,6 +86,7 @@ _PAINTING = bytes.maketrans(DELIMITERS + b"SsfFBb", b" " * len(DELIMITERS) + b"\
 # What else makes one: showing text, drawing an XObject, painting a shading, an inline image.
 _MAKES_OBJECT = (b"Tj", b"TJ", b"'", b'"', b"Do", b"sh", b"EI")
 _MAX_PAGE_DEPTH = 1024  # PDFium's kMaxPageLevel: no page deeper in the tree is loaded
+_MAX_INHERITED = 4  # different /Resources a page may inherit through its /Parent chain, each costed
 _MAX_FORM_DEPTH = 41  # PDFium parses no form inside 40 others (kMaxFormLevel)
 _MAX_STRING_ROUNDS = 4
 _TYPE3 = re.compile(name_pattern(b"Type3"))
@@ -192,6 +193,7 @@ class _Content:
         self.page_costs: dict[tuple, int] = {}
         self.parsed: dict[int, list[dict[bytes, bytes]]] = {}
         self.kids: dict[tuple, list[tuple[int, bytes | None]]] = {}
+        self.inherited: dict[int, list[bytes]] = {}  # page tree node -> the /Resources it has or inherits
         self.packed: list[bytes] = []  # the data of each object stream
         for number, places in streams.items():
             for place in places:
@@ -373,15 +375,54 @@ class _Content:
         if key not in self.page_costs:
             cost = 0
             for entries in self._object_dicts(number):
-                resources = entries.get(b"Resources", inherited)
+                # PDFium looks for inherited /Resources up the page's /Parent entries, which
+                # need not be the nodes that list it (a /Parent outside the tree gave a page
+                # 10^6 drawings unseen: sweep 13): both are costed
+                if b"Resources" in entries:
+                    options = [entries[b"Resources"]]
+                else:
+                    options = list(dict.fromkeys([inherited, *self._parents_resources(entries.get(b"Parent"))]))
                 for streams in self._arrays(entries.get(b"Contents")):
-                    # The resources are read when they matter: for what the page draws, or the
-                    # fonts, when the file has Type3 fonts.
-                    needed = resources is not None and (self.type3 or any(self._draws(s) for s in streams))
-                    xobjects = self._xobjects(resources) if needed else {}
-                    cost = max(cost, sum(self._stream(s, xobjects, _MAX_FORM_DEPTH, exact) for s in streams))
+                    for resources in options:
+                        # The resources are read when they matter: for what the page draws, or the
+                        # fonts, when the file has Type3 fonts.
+                        needed = resources is not None and (self.type3 or any(self._draws(s) for s in streams))
+                        xobjects = self._xobjects(resources) if needed else {}
+                        cost = max(cost, sum(self._stream(s, xobjects, _MAX_FORM_DEPTH, exact) for s in streams))
             self.page_costs[key] = PDF_PAGE_COST + cost
         return self.page_costs[key]
+
+    def _parents_resources(self, parent: bytes | None) -> list[bytes]:
+        """The /Resources a page inherits through its /Parent entry, as PDFium's GetPageAttr
+        looks for them: those of the nearest node up the chain that has them (each definition
+        of each node followed; a node met again on the way gives none). Known per node, so that
+        each node is read once however many pages share the chain."""
+        top = ref_of(parent)
+        if top is None:
+            return []
+        memo = self.inherited
+        stack = [(top, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if not expanded:
+                if node in memo:
+                    continue
+                memo[node] = []  # a cycle back to it finds nothing
+                stack.append((node, True))
+                for entries in self._object_dicts(node):
+                    up = ref_of(entries.get(b"Parent")) if b"Resources" not in entries else None
+                    if up is not None and up not in memo:
+                        stack.append((up, False))
+                continue
+            found: list[bytes] = []
+            for entries in self._object_dicts(node):
+                if b"Resources" in entries:
+                    found.append(entries[b"Resources"])
+                else:
+                    up = ref_of(entries.get(b"Parent"))
+                    found.extend(memo.get(up, ()) if up is not None else ())
+            memo[node] = list(dict.fromkeys(found))[:_MAX_INHERITED]
+        return memo[top]
 
     def _tree(self, root: int) -> tuple[int, int]:
         """(cost, pages) of the page tree at `root`, walked as PDFium walks it: the kids of

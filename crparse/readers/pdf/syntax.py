@@ -86,6 +86,7 @@ class Objects:
         self.packed_in: dict[int, list[int]] = {}
         self.packed_count: dict[int, int] = {}
         self._added: set[tuple[int, bytes]] = set()
+        self._in_file: dict[int, list[bytes]] = {}  # number -> its definitions in the file's text (definitions)
         # (number, depth) -> the filter chains the object stands for (filters.value_chains): a
         # reference read once, however many refer to it (three objects of 16 definitions, each
         # an array of 32 references to the next, were read 16^3 * 32^3 times: sweep 12)
@@ -126,16 +127,20 @@ class Objects:
         (a stream's dictionary) or the next object, then those in object streams. Where the text
         holds a "%", both as it is and with what may be comments taken out: "%endobj" in a
         comment cut an object short (sweep 12), and a "%" in a string is no comment."""
-        out = []
-        for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
-            following = bisect.bisect_right(self.starts, at)
-            stop = self.starts[following] if following < len(self.starts) else len(self.raw)
-            text = self.raw[at:stop]
-            variants = [_cut(text)]
-            if b"%" in text:
-                variants.append(_cut(COMMENT.sub(b" ", text)))
-            out += dict.fromkeys(variants)
-        return out + self._packed_bodies(number)
+        if number not in self._in_file:
+            # read once: the last object's text runs to the end of the file, and 5,000 pages
+            # listing it took 4 s for its comments alone (the cross-reference table's "%%EOF")
+            out = []
+            for at in self._indexed().get(number, ())[:MAX_DEFINITIONS]:
+                following = bisect.bisect_right(self.starts, at)
+                stop = self.starts[following] if following < len(self.starts) else len(self.raw)
+                text = self.raw[at:stop]
+                variants = [_cut(text)]
+                if b"%" in text:
+                    variants.append(_cut(COMMENT.sub(b" ", text)))
+                out += dict.fromkeys(variants)
+            self._in_file[number] = out
+        return self._in_file[number] + self._packed_bodies(number)
 
     def add_object_stream(self, data: bytes, first: int) -> None:
         """The objects of an object stream (its data decoded): pairs of an object number and an
