@@ -228,6 +228,13 @@ def test_pdf_paragraphs_rejoined_and_page_numbers_set_aside():
         (b"~~~\n<html>\n~~~\n<html>\n<body>\n", None, "html"),  # after the block: a page
         (b"# 801. Title\n\n> <html>\n> <body>\n\n801.1. Text\n", None, "markdown"),  # quoted (sweep 13)
         (b"<!DOCTYPE html><html><body>\n<p>100.1. Text</p>", None, "html"),
+        # shown in indented code, in a list item's fence, or after inline tags in text (sweep 13)
+        (b"# 801. Title\n\nSome code:\n\n    <html>\n    <body>\n\n801.1. Text\n", "x.md", "markdown"),
+        (b"# 801. Title\n\n- item\n\n    ```html\n    <html>\n    ```\n\n801.1. Text\n", "x.md", "markdown"),
+        (b"# 801. Title\n\nText with <span></span><html> inline.\n\n801.1. Text\n", "x.md", "markdown"),
+        (b"**Rules**\n\n```html\n" + b"<p>line</p>\n" * 60 + b"```\n\n801.1. Text\n", "x.md", "markdown"),
+        (b"\n<?xml version='1.0'?>\n<html><body>\n<p>100.1. Text</p>", None, "html"),
+        (b"<html>\n  <body>\n\n      <p>100.1. Text</p>\n", None, "html"),
     ],
 )
 def test_detection_by_content_then_name(head, path, expected):

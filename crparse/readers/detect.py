@@ -89,7 +89,7 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
         raise UnsupportedFormat("Word 97-2003 .doc files are unsupported: convert it to DOCX (or RTF, PDF, plain text)")
     if head.startswith(b"PK\x03\x04"):
         return _zip_format(raw), "a ZIP archive holding word/document.xml"
-    page = _HTML_PAGE.search(_unfenced(head[:2048]))
+    page = _html_page(head[:2048])
     if page:
         tag = b" ".join(page.group(1).split()).decode("ascii").lower()
         return "html", f"found <{tag}> at line {_line(raw, skipped + page.start(1))}"
@@ -105,10 +105,11 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
         return "text", "it holds NUL bytes (UTF-16)"
     markdown = _MARKDOWN.search(sample)
     rst = _RST.search(sample)
-    tag = _HTML_TAG.search(head, 0, 2048)
+    shown = _unfenced(head)  # a Markdown file's fenced sample of HTML is no markup of its own (sweep 13)
+    tag = _HTML_TAG.search(shown, 0, 2048)
     found = f"found <{tag.group(1).decode('ascii').lower()}> at line {_line(raw, skipped + tag.start())}" if tag else ""
     if tag and not (markdown and markdown.start() < _HEAD) and not (rst and rst.start() < _HEAD):
-        dense = _markup_density(head, cut=len(raw) > _HEAD)
+        dense = _markup_density(shown, cut=len(raw) > _HEAD)
         if dense:
             return "html", f"{found}, and {dense}"
     suffix = "." + (path or "").lower().rpartition(".")[2]
@@ -127,6 +128,27 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
 # A Markdown fenced code block (to its closing fence, or the end): what it shows is no page's
 # markup (an ```html block showing <html> read a Markdown file as HTML: sweep 12).
 _FENCED = re.compile(rb"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+
+
+def _html_page(head: bytes) -> re.Match | None:
+    """The first start of a page (<html>, <head>, <body>, a doctype) that is not Markdown showing
+    one: Markdown reads it as an HTML block of its own, not code (fenced, indented, in a list
+    item) nor text inside a paragraph or a block quote. An indented `    <html>` and one after
+    `<span></span>` on a line of text read Markdown files as HTML (sweep 13). markdown-it is
+    asked only when the pattern finds a start: a page, or Markdown that shows one."""
+    starts = list(_HTML_PAGE.finditer(_unfenced(head)))
+    if not starts:
+        return None
+    from markdown_it import MarkdownIt
+
+    # latin-1: one character per byte, and markdown-it counts lines as _line does (\r, \r\n, \n)
+    blocks = [t.map for t in MarkdownIt("commonmark").parse(head.decode("latin-1"))
+              if t.type == "html_block" and t.level == 0 and t.map]
+    for start in starts:
+        line = _line(head, start.start(1)) - 1
+        if any(first <= line < last for first, last in blocks):
+            return start
+    return None
 
 
 def _unfenced(head: bytes) -> bytes:
