@@ -370,24 +370,40 @@ def iter_phrases(text: str, *, cite: bool = False, bare: bool = False, max_ancho
         if max_anchors is not None and read > max_anchors:
             raise TooManyAnchors(pos, max_anchors)
         items, end, origin, cut = _read(text, pos, cite)
+        skip = 0  # items read again only for their rule (a list of letters, below)
         while items:
             done = origin + end
-            yield from _citations([moved(i, origin) for i in items])
+            citations = _citations([moved(i, origin) for i in items])
+            if skip:
+                first = citations[0]
+                citations[0] = Citation(first.items[1].start, first.end, first.items[1:]) if first.items[1:] else None
+            yield from (c for c in citations if c is not None)
             if not (cut and cite):
                 break
             # A list cut at MAX_RUN goes on from its next rule number, which in a document is an
             # anchor of its own, and in a file given to cite-check is not ("CR 704.5f / ... /
             # 999.9z": the stale last item was never read, exit 0: sweep 12).
-            more = _RULE_NUMBER.search(text, done)
-            if more is None or more.start() - done > 16:
-                break
             read += 1
             if max_anchors is not None and read > max_anchors:
-                raise TooManyAnchors(more.start(), max_anchors)
-            items, end, origin, cut = _read(text, more.start(), cite)
+                raise TooManyAnchors(done, max_anchors)
+            more = _RULE_NUMBER.search(text, done, done + 17)
+            if more is not None:
+                items, end, origin, cut = _read(text, more.start(), cite)
+                skip = 0
+                continue
+            # A list of letters goes on from its last rule ("CR 702.19b/c/.../q": the letters
+            # need it; the stale last one was never read: sweep 13): that rule is read again
+            # before the rest, in a window of the text, and its item dropped.
+            last = next(c for c in reversed(citations) if c is not None).items[-1].last
+            window = last + text[done : done + _WINDOW]
+            items, end, shift, cut = _read(window, 0, cite)
+            origin, skip = done - len(last) + shift, 1
+            if len(items) < 2 or origin + end <= done:
+                break
 
 
 _RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}\.\d")
+_WINDOW = 64 * scan.MAX_RUN  # of text read on from a list of letters cut at MAX_RUN tokens
 
 
 def moved(item: Item, by: int) -> Item:
