@@ -104,7 +104,9 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     starts = list(islice(rule_starts(lines, hard_wrapped), MIN_RULES))
     if len(starts) < MIN_RULES:
         # a refusal drops the diagnostics: a reader's warning that may explain it goes into its message
-        warned = next((d.message for d in extract.diagnostics if d.code == "html-warning"), None)
+        # (docutils' "Inconsistent title style" drops every heading under it: sweep 13)
+        warned = next((d.message if d.line is None else f"line {d.line}: {d.message}" for d in extract.diagnostics
+                       if d.code in ("html-warning", "rst-markup")), None)
         one = extract.source_line(starts[0]) if starts else None
         raise no_rules(raw, path, extract.format, warned, one=one)
     first_rule = starts[0]

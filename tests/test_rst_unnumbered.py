@@ -218,3 +218,16 @@ def test_headings_that_print_their_own_numbers_keep_them(tmp_path, dot):
     assert [(r.number, r.kind, r.title) for r in doc.rules if r.kind != "rule"] == [
         ("1", "part", "Game Concepts"), ("100", "section", "General"), ("101", "section", "The Magic Golden Rules")]
     assert not [d for d in doc.diagnostics if d.code in ("out-of-order", "spaced-number")]
+
+
+def test_headings_docutils_drops_are_named_in_the_refusal(tmp_path):
+    """A title above a chapter: docutils drops every rule heading under it ("Inconsistent title
+    style"), and the refusal said only "no numbered rules" (sweep 13)."""
+    path = tmp_path / "titled.rst"
+    rules = "".join(f"800.{n}\n-----\n\nRule text {n}.\n\n" for n in range(1, 6))
+    chapter = "*****************\nMultiplayer Rules\n*****************\n\nGeneral\n=======\n\n" + rules
+    path.write_text(chapter, encoding="utf-8")
+    assert [r.number for r in crparse.parse(path).rules if r.kind == "rule"][:2] == ["800.1", "800.2"]  # as in 2011
+    path.write_text("Title\n=====\n\n" + chapter, encoding="utf-8")
+    with pytest.raises(crparse.RefusedInput, match=r"no numbered rules .*\(line \d+: titled.rst: Inconsistent title style"):
+        crparse.parse(path)

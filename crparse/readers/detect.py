@@ -199,7 +199,7 @@ def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *,
     else:
         plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
     if fmt not in ("html", "markdown", "rtf"):  # what a text file can be taken for
-        return RefusedInput(plain)
+        return RefusedInput(f"{plain} ({note})" if note else plain)
     try:
         detected, why = _detect(raw, path)
     except UnsupportedFormat:
