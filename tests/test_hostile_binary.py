@@ -573,7 +573,9 @@ def test_zip_of_a_version_zipfile_cannot_read_is_a_refusal():
         crparse.parse(bytes(data))
 
 
-@pytest.mark.parametrize("entry", [b"/Encrypt\x006 0 R ", b"/Encrypt 6\x000 R ", b"/Encrypt 6 0\x00R ", b"/Encrypt +6 0 R "])
+# PDFium's white space is NUL, TAB, LF, FF, CR, space, 0x80 and 0xFF (its PDF_CharType): sweeps 7 and 14
+@pytest.mark.parametrize("entry", [b"/Encrypt\x006 0 R ", b"/Encrypt 6\x000 R ", b"/Encrypt 6 0\x00R ", b"/Encrypt +6 0 R ",
+                                   b"/Encrypt\x806 0 R ", b"/Encrypt\xff6 0 R "])
 def test_pdf_encrypted_with_an_odd_spelling_of_its_entry_is_refused(tmp_path, entry):
     """The check wanted '/Encrypt N N R' with Python's white space: NUL (PDF white space) or a
     signed number got an encrypted bomb past it, which PDFium decrypted and read."""

@@ -121,7 +121,7 @@ def test_form_fanout(tmp_path):
 
 
 # PDFium's Do takes a string for the name too: "(X) Do" drew a bomb the walk never counted (sweep 12)
-@pytest.mark.parametrize("draw", [b"/X Do", b"(X) Do", b"<58> Do"])
+@pytest.mark.parametrize("draw", [b"/X Do", b"(X) Do", b"<58> Do", b"/X\x80Do", b"<5\xff8>\xffDo"])
 def test_form_fanout_bomb(tmp_path, draw):
     """10^8 drawings from 2.5 KB: PDFium aborted the process (SIGABRT, no message) in 5 s."""
     path = write(tmp_path, "bomb.pdf", form_fanout_pdf(8, draw=draw))

@@ -40,6 +40,17 @@ HIDING = {
 }
 
 
+# PDFium's white space has 0x80 and 0xFF (its PDF_CharType), where a key, a name or a keyword ends
+@pytest.mark.parametrize("spelling", [b"<< /Length %d /Filter\x80/FlateDecode >>", b"<< /Length %d /Filter /FlateDecode\xff>>",
+                                      b"<< /Length %d /Filter\xff/FlateDecode\x80>>"])
+def test_a_bomb_spelt_with_high_white_space_is_refused(tmp_path, spelling):
+    refused_as_a_bomb(tmp_path / "high.pdf", bomb_pdf(spelling))
+
+
+def test_a_stream_keyword_ended_by_high_white_space_is_seen(tmp_path):
+    refused_as_a_bomb(tmp_path / "high.pdf", bomb_pdf(b"<< /Length %d /Filter /FlateDecode >>").replace(b"\nstream\n", b"\nstream\x80\n"))
+
+
 def bomb_pdf(dictionary: bytes, inflated: int = 5 * MiB) -> bytes:
     data = zlib.compress(TEXT + b" " * inflated, 9)
     stream = (dictionary % len(data)) + b"\nstream\n" + data + b"\nendstream"

@@ -26,6 +26,7 @@ from crparse.readers.pdf.syntax import (
     NUMBER,
     SEPARATOR,
     SPACE,
+    WHITE,
     WS,
     Objects,
     entries_of,
@@ -73,7 +74,7 @@ _ROOT = re.compile(name_pattern(b"Root") + SPACE + rb"(" + NUMBER + rb")" + SEPA
 # "Do" and its operand: a name, or a string, which PDFium takes for one ("(Fm1) Do" drew a form
 # bomb the walk never counted: sweep 12)
 _DRAW = re.compile(
-    rb"(?:/([^" + DELIM + rb"]*)|\(([^()\\]*)\)|<([0-9A-Fa-f\x00\t\n\r\f ]*)>)" + SPACE + rb"Do(?![^" + DELIM + rb"])"
+    rb"(?:/([^" + DELIM + rb"]*)|\(([^()\\]*)\)|<([0-9A-Fa-f" + re.escape(WHITE) + rb"]*)>)" + SPACE + rb"Do(?![^" + DELIM + rb"])"
 )
 # A literal string with no parenthesis inside but escaped ones (nested strings come out one
 # level a round), and a hex string or what reads as one.
@@ -93,7 +94,7 @@ _TYPE3 = re.compile(name_pattern(b"Type3"))
 _TO_UNICODE = re.compile(
     name_pattern(b"ToUnicode") + SPACE + rb"(" + NUMBER + rb")" + SEPARATOR + NUMBER + SEPARATOR + rb"R"
 )
-_HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f\x00\s]*)>")
+_HEX_DIGITS = re.compile(rb"<([0-9A-Fa-f" + re.escape(WHITE) + rb"]*)>")
 _NOT_HEX_DIGIT = re.compile(rb"[^0-9A-Fa-f]")
 
 

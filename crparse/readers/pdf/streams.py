@@ -19,6 +19,7 @@ from crparse.readers.pdf.syntax import (
     NUMBER,
     OBJ,
     SPACE,
+    WHITE,
     Objects,
     integer,
     name_pattern,
@@ -277,7 +278,7 @@ def _after_dictionary(raw: bytes, at: int, floor: int) -> bool:
     missed let a bomb through."""
     while True:
         j = at
-        while j > floor and raw[j - 1] in b" \t\r\n\f\x00":
+        while j > floor and raw[j - 1] in WHITE:
             j -= 1
         if j - 2 >= floor and raw[j - 2 : j] == b">>":
             return True
@@ -291,7 +292,7 @@ def _after_dictionary(raw: bytes, at: int, floor: int) -> bool:
         if close >= 0 and raw.find(b"%", close + 2, j) >= 0:
             return True
         start = line
-        while start < j and raw[start] in b" \t\f\x00":
+        while start < j and raw[start] in WHITE and raw[start] not in b"\r\n":
             start += 1
         if start == j or raw[start] != 0x25:  # "%": a line that is all comment
             return False

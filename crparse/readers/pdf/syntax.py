@@ -9,11 +9,14 @@ import re
 
 MAX_DEFINITIONS = 16  # definitions of one object number read (more: see Objects.defined)
 
-DELIMITERS = b" \t\n\r\f\x00()<>[]{}/%"  # a PDF keyword or name ends at one of these
+DELIMITERS = b" \t\n\r\f\x00\x80\xff()<>[]{}/%"  # a PDF keyword or name ends at one of these
 DELIM = re.escape(DELIMITERS)
 EOL = re.compile(rb"\r\n|\r|\n")
-# PDF white space: NUL too, which Python's \s lacks (a /Filter after a NUL hid a bomb: sweep 10)
-WS = rb"[\x00\t\n\x0b\f\r ]"
+# PDF white space: NUL too, which Python's \s lacks (a /Filter after a NUL hid a bomb: sweep 10), and
+# 0x80 and 0xFF, which PDFium's PDF_CharType counts as white space ("/Filter\x80/FlateDecode" and
+# "stream\x80" hid bombs, "/Encrypt\x80" an encrypted one: sweep 14)
+WHITE = b"\x00\t\n\x0b\f\r \x80\xff"
+WS = rb"[" + re.escape(WHITE) + rb"]"
 SEPARATOR = rb"(?:" + WS + rb"|%[^\r\n]*)++"  # white space, comments too: PDFium reads "4 0 %c\nobj" as "4 0 obj"
 # A number is any word of digits, "+", "-" and ".", whatever its shape ("+0", "0.0", ".", "+-"):
 # PDFium reads each as one, in a reference ("7 +0 R") and an object's header ("7 . obj") alike,
@@ -193,7 +196,7 @@ _SPACE_AT = re.compile(SPACE)
 # A reference, a name, a number or keyword, an array of numbers (what most values are).
 _SIMPLE_VALUE = re.compile(
     NUMBER + SEPARATOR + NUMBER + SEPARATOR + rb"R(?![^" + DELIM + rb"])|/[^" + DELIM + rb"]*|[^" + DELIM + rb"]+"
-    rb"|\[[\x00\s\d.+-]*\]"
+    rb"|\[[" + re.escape(WHITE) + rb"\d.+-]*\]"
 )
 _STRUCTURE = re.compile(rb"<<|>>|[\[\](<%]")  # what opens or closes a value, or hides a bracket
 _STRING_PART = re.compile(rb"[()]|\\.", re.S)
@@ -283,7 +286,7 @@ def entries_of(text: bytes) -> dict[bytes, bytes] | None:
 def ref_of(value: bytes | None) -> int | None:
     if value is None:
         return None
-    match = REF.fullmatch(value.strip(b" \t\n\r\f\x0b\x00"))
+    match = REF.fullmatch(value.strip(WHITE))
     return object_number(match[1]) if match else None
 
 
