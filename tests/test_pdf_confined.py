@@ -208,3 +208,78 @@ def test_reads_at_once_are_bounded_across_workers(tmp_path, monkeypatch):
         running += 1 if event[0] == "+" else -1
         most = max(most, running)
     assert most == 2
+
+
+def _killed(signum):
+    def read(raw, path):
+        os.kill(os.getpid(), signum)
+    return read
+
+
+@pytest.mark.parametrize("signum", ["SIGKILL", "SIGTERM"])
+def test_a_child_stopped_from_outside_is_not_blamed_on_the_file(document, monkeypatch, signum):
+    """SIGKILL from the out-of-memory killer was "took more than 10 s of CPU ... a bomb?", and
+    SIGTERM "PDFium stopped ... within the memory limit ... a bomb?" (sweep 14)."""
+    import signal
+
+    monkeypatch.setattr(pdf, "_read", _killed(getattr(signal, signum)))
+    with pytest.raises(RefusedInput, match=rf"stopped from outside crparse \({signum}, after [\d.]+ s of CPU\)"):
+        crparse.parse(document)
+
+
+def test_no_process_to_read_with_is_said(document, monkeypatch):
+    """fork() failing (ulimit -u, a cgroup's pids.max) was an internal error, exit 3 (sweep 14)."""
+    def fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", fork)
+    with pytest.raises(RefusedInput, match="cannot start the process that reads a PDF: Resource temporarily"):
+        crparse.parse(document)
+
+
+def test_the_child_ends_with_the_process_that_started_it(tmp_path):
+    """Killed alone, the process that asked left its child reading on (sweep 14)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import crparse.readers.pdf.confine as c\n"
+              "c.confined(lambda: any(iter(int, 1)))\n")  # spins, holding nothing
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        child = None
+        for _ in range(200):
+            children = open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()
+            if children:
+                child = int(children[0])
+                break
+            time.sleep(0.05)
+        assert child is not None
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    for _ in range(100):
+        try:
+            state = open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":  # dead, waiting for init to reap it
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the child {child} still runs after its parent was killed")
+
+
+def test_a_pdf_without_pages_is_said_so(tmp_path):
+    from builders import pdf_of
+
+    path = tmp_path / "empty.pdf"
+    path.write_bytes(pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]))
+    with pytest.raises(RefusedInput, match=r"PDFium loads no document from it and gives no reason \(a page tree"):
+        crparse.parse(path)
+
+
+def test_sizes_in_messages():
+    from crparse.readers.limits import size
+
+    assert [size(1), size(2), size(3 << 20)] == ["1 byte", "2 bytes", "3 MiB"]

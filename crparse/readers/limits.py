@@ -83,7 +83,7 @@ def size(n: int) -> str:
     for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n >= scale:
             return f"{n / scale:.1f}".removesuffix(".0") + f" {unit}"
-    return f"{n} bytes"
+    return "1 byte" if n == 1 else f"{n} bytes"
 
 
 class Budget:

@@ -135,6 +135,9 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
 
         document = pdfium.PdfDocument(raw)
     except Exception as err:  # PdfiumError, and ValueError for non-PDF data
+        if "(PDFium: Success)" in str(err):  # PDFium failed, and says no error (an empty page tree: sweep 14)
+            raise RefusedInput("cannot read this PDF file: PDFium loads no document from it and gives no reason "
+                               "(a page tree without pages?)") from None
         raise RefusedInput(f"cannot read this PDF file: {said(err)}") from None
     source: list[str] = []
     lines: list[_Line] = []

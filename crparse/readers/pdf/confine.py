@@ -84,22 +84,30 @@ def share_slots() -> None:
 
 def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) -> T:
     readable, writable = os.pipe()
-    pid = os.fork()
+    parent = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError as err:  # EAGAIN: a limit on processes (ulimit -u, a cgroup's pids.max)
+        os.close(readable)
+        os.close(writable)
+        raise RefusedInput(f"cannot start the process that reads a PDF: {err.strerror or err} (a limit on the number "
+                           "of processes?)") from None
     if pid == 0:
         os.close(readable)
+        _die_with(parent)
         _child(writable, memory, seconds, read, args)  # never returns
     os.close(writable)
     try:
         data, late = _all_of(readable, pid, deadline=time.monotonic() + 4 * seconds + 30)
     finally:
         os.close(readable)
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     if late:
         raise RefusedInput(f"reading this PDF did not end within {4 * seconds + 30} s: its child process was stopped "
                            "(raise CRPARSE_MAX_PDF_SECONDS if the file is genuine)")
     outcome = _outcome(data)
     if outcome is None:
-        raise _stopped(status, memory, seconds)
+        raise _stopped(status, memory, seconds, usage.ru_utime + usage.ru_stime)
     kind, value = outcome
     if kind == "ok":
         return value
@@ -203,7 +211,32 @@ def _outcome(data: bytes):
         return None
 
 
-def _stopped(status: int, memory: int, seconds: int) -> RefusedInput:
+def _die_with(parent: int) -> None:
+    """The child ends with the process that started it: killed alone, that process left it
+    reading on, up to its own limits (sweep 14)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # it died before prctl took effect
+        os._exit(1)
+
+
+# What PDFium does when an allocation fails or it crashes; any other signal came from outside
+_CRASHES = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGTRAP}
+
+
+def _stopped(status: int, memory: int, seconds: int, cpu: float) -> RefusedInput:
+    allowed = min(seconds, _users_cpu_limit(seconds) or seconds)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) not in _CRASHES | {signal.SIGXCPU} and (
+            os.WTERMSIG(status) != signal.SIGKILL or cpu < allowed - 0.5):
+        # a SIGKILL before the CPU limit (which sends SIGXCPU, then SIGKILL at the hard
+        # limit): the system's out-of-memory killer, or someone; SIGTERM, SIGINT: someone
+        name = signal.Signals(os.WTERMSIG(status)).name
+        return RefusedInput(f"reading this PDF was stopped from outside crparse ({name}, after {cpu:.1f} s of CPU): "
+                            "the system's out-of-memory killer, or a user; nothing was read")
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
         users = _users_cpu_limit(seconds)
         if users is not None:
