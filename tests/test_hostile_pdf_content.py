@@ -146,6 +146,29 @@ def test_resources_inherited_through_a_parent_outside_the_tree(tmp_path):
     assert refused(result, "page 1 of this PDF (object 4) draws", "past the 4 MiB limit for one page"), result
 
 
+@pytest.mark.parametrize("resources", [b"<< /ProcSet [/PDF] >>", b"0"], ids=["without-xobject", "not-a-dictionary"])
+def test_a_form_drawing_what_only_the_page_names(tmp_path, resources):
+    """Form 6 draws /Fm2 2,000 times; its /Resources name no /Fm2, the page's do: PDFium looks
+    the name up there (FindResourceHolder) and drew 2 GiB unseen (sweep 14)."""
+    page_resources = b"/Font << /F1 3 0 R >> /XObject << /Fm1 6 0 R /Fm2 7 0 R >>"
+    objects = [CATALOG, pages_node([4]), FONT, page(b"5 0 R", page_resources), stream(RULES + b"/Fm1 Do\n"),
+               stream(b"/Fm2 Do\n" * 2000, b"/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources %s " % resources),
+               stream(b" " * (1 << 20) + b"0 0 1 1 re f", b"/Type /XObject /Subtype /Form /BBox [0 0 1 1] ")]
+    path = write(tmp_path, "fallback.pdf", pdf_of(objects))
+    result = run_limited(["parse", path], memory=GiB)
+    assert refused(result, "page 1 of this PDF (object 4) draws 2 GiB", "past the 4 MiB limit for one page"), result
+
+
+def test_a_page_defined_more_times_than_are_read(tmp_path):
+    """16 decoy definitions of the page before the one PDFium reads (the last, which the
+    cross-reference table names) hid an 80 MiB page (sweep 14)."""
+    data = pdf_of(form_fanout_objects(8, 10, b"0 0 m 10 10 l S", b"/X Do"))
+    decoys = b"".join(b"4 0 obj\n<< /Type /Page /Parent 2 0 R /Contents [] >>\nendobj\n" for _ in range(16))
+    path = write(tmp_path, "defined.pdf", data.replace(b"1 0 obj", decoys + b"1 0 obj", 1))
+    result = run_limited(["parse", path], memory=GiB)
+    assert refused(result, "object 4 of this PDF is defined over 16 times"), result
+
+
 def packed_pdf(objects: list[bytes]) -> bytes:
     """A PDF of these objects (1 the catalog) where every one that is not a stream is in an
     object stream, found through a cross-reference stream, as Acrobat and InDesign write them."""

@@ -21,6 +21,7 @@ from crparse.readers.pdf.filters import MAX_CHAINS, decode, earlies, value_chain
 from crparse.readers.pdf.predictors import unpredicted
 from crparse.readers.pdf.streams import BEGIN_IMAGE, StreamAt
 from crparse.readers.pdf.syntax import (
+    MAX_DEFINITIONS,
     DELIM,
     DELIMITERS,
     NUMBER,
@@ -194,6 +195,7 @@ class _Content:
         self.page_costs: dict[tuple, int] = {}
         self.parsed: dict[int, list[dict[bytes, bytes]]] = {}
         self.kids: dict[tuple, list[tuple[int, bytes | None]]] = {}
+        self.merged: dict[tuple[int, int], dict[bytes, list[int]]] = {}  # see _within
         self.inherited: dict[int, list[bytes]] = {}  # page tree node -> the /Resources it has or inherits
         self.packed: list[bytes] = []  # the data of each object stream
         for number, places in streams.items():
@@ -287,6 +289,11 @@ class _Content:
     def _object_dicts(self, number: int) -> list[dict[bytes, bytes]]:
         """The dictionary of each definition of object `number` (parsed once)."""
         if number not in self.parsed:
+            if self.objects.defined(number) > MAX_DEFINITIONS:
+                # only the first 16 are read: decoys before the one the cross-reference table
+                # picks hid an 80 MiB page (sweep 14), as they hid a /Filter (sweep 10)
+                raise RefusedInput(f"object {number} of this PDF is defined over {MAX_DEFINITIONS} times: which "
+                                   "definition PDFium reads cannot be checked for a content bomb")
             self.parsed[number] = [e for text in self.objects.definitions(number) if (e := entries_of(text)) is not None]
         return self.parsed[number]
 
@@ -360,7 +367,8 @@ class _Content:
         definitions = self._object_dicts(number)
         if not any(b"Form" in self._names(entries.get(b"Subtype")) for entries in definitions):
             return 0  # an image, or nothing PDFium draws
-        options = [self._xobjects(e[b"Resources"]) if b"Resources" in e else outer for e in definitions]
+        options = [self._within(self._xobjects(e[b"Resources"]), outer) if b"Resources" in e else outer
+                   for e in definitions]
         cost = 0
         for xobjects in {id(x): x for x in options}.values():
             key = (number, id(xobjects), depth, exact)
@@ -368,6 +376,18 @@ class _Content:
                 self.forms[key] = self._stream(number, xobjects, depth, exact)
             cost = max(cost, self.forms[key])
         return cost
+
+    def _within(self, own: dict[bytes, list[int]], outer: dict[bytes, list[int]]) -> dict[bytes, list[int]]:
+        """The names a form's content may draw: those of its own resources, then, for a name
+        they lack, those of what draws it: PDFium looks a name up in the page's resources when
+        the form's have none (FindResourceHolder; a form whose /Resources had no /XObject drew
+        2 GiB unseen: sweep 14). Made once for each pair, so that forms are costed once."""
+        if not outer or own is outer:
+            return own
+        key = (id(own), id(outer))
+        if key not in self.merged:
+            self.merged[key] = {**outer, **own}
+        return self.merged[key]
 
     def _page(self, number: int, inherited: bytes | None, exact: bool) -> int:
         """Parsing page `number` (its costliest definition): its content streams in order, each
