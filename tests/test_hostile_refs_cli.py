@@ -368,6 +368,21 @@ def test_refs_and_cite_check_show_a_non_utf8_name_escaped(tmp_path, monkeypatch,
         assert any(f"\\x{byte}" in shown for byte in ("ff", "fe", "fd")), shown
 
 
+def test_diff_and_docs_of_a_release_named_not_utf8(tmp_path):
+    """diff --json and a site of several releases, one named "r\\xff.txt": exit 3 (msgspec and the
+    site's change pages refused the lone surrogate: sweep 14)."""
+    folder = tmp_path / "two"
+    folder.mkdir()
+    old = folder / os.fsdecode(b"2020-01-01 r\xff.txt")
+    old.write_text(cr(), encoding="utf-8")
+    (folder / "2020-06-01.txt").write_text(cr(rule="Changed."), encoding="utf-8")
+    result = run_limited(["diff", str(old), str(folder / "2020-06-01.txt"), "--json"])
+    assert_ok(result, 1)
+    assert json.loads(valid_utf8(result.stdout))["old"]["path"] == str(folder / "2020-01-01 r\\xff.txt")
+    result = run_limited(["docs", str(folder), "-o", str(tmp_path / "site")])
+    assert_ok(result, 0)
+
+
 def test_a_line_break_in_a_file_name_keeps_each_message_one_line(tmp_path):
     odd = tmp_path / "two\nlines\r\x1b[2Jname.txt"
     odd.write_text("not the rules\n", encoding="utf-8")

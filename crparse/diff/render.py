@@ -14,6 +14,7 @@ import msgspec
 from crparse.align.pairs import KINDS
 from crparse.diff.report import DIFF_SCHEMA_VERSION, Change, Diff
 from crparse.numbers import SUBRULE_LETTERS, parse_number
+from crparse.writers.json import valid_json
 from crparse.writers.summary import printable
 
 # -- JSON ---------------------------------------------------------------------------------------
@@ -37,7 +38,7 @@ def to_dict(d: Diff) -> dict:
 
 
 def to_json(d: Diff, indent: int | None = None) -> str:
-    data = msgspec.json.encode(to_dict(d))
+    data = valid_json(to_dict(d))
     return (msgspec.json.format(data, indent=indent) if indent else data).decode("utf-8")
 
 

@@ -54,6 +54,7 @@ from crparse.site.release import STAMP, Built, SiteError, build_release, built, 
 from crparse.site.state import diff_limit, holds, load, read_stamp, summary_limit
 from crparse.sphinx.corpus import anchor
 from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
+from crparse.writers.json import valid_json, valid_strings
 
 WORK = ".crparse"
 STATIC = Path(__file__).parent / "static"
@@ -428,7 +429,7 @@ def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict]
     for data in diffs:
         name = f"{data['old']['key']}--{data['new']['key']}"
         change_names.append(name)
-        wanted[f"changes/{name}.json"] = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        wanted[f"changes/{name}.json"] = json.dumps(valid_strings(data), ensure_ascii=False, sort_keys=True)
         wanted[f"changes/{name}.rst"] = f".. cr:changes:: {name}.json\n"
     by_group: dict[str, list[dict]] = {}
     for lid, lineage in lineages.lineages.items():
@@ -675,7 +676,7 @@ def _summary_problem(data: _Summary) -> str | None:
 def _save_summary(path: Path, summary: dict) -> None:
     """Caches a summary, if it reads back as one (a key or page of no known shape, a summary past
     the bound: not cached, and the release is parsed again on the next run)."""
-    data = msgspec.json.encode({"version": CACHE_VERSION, **summary})
+    data = valid_json({"version": CACHE_VERSION, **summary})
     try:
         ok = len(data) <= summary_limit() and _summary_problem(msgspec.json.decode(data, type=_Summary)) is None
     except msgspec.MsgspecError:
@@ -719,7 +720,7 @@ def _pairing_problem(pairs, old_keys: list[str], new_keys: list[str]) -> str | N
 
 
 def _save_diff(path: Path, data: dict) -> None:
-    encoded = msgspec.json.encode(data)
+    encoded = valid_json(data)
     try:
         ok = len(encoded) <= diff_limit() and bool(msgspec.json.decode(encoded, type=_CachedDiff))
     except msgspec.MsgspecError:

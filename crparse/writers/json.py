@@ -176,6 +176,28 @@ def path_text(path: str) -> str:
     return raw.decode("utf-8", "backslashreplace")
 
 
+def valid_json(data) -> bytes:
+    """The JSON of any data (a diff, a site's cache), valid UTF-8 whatever its strings hold:
+    each as `path_text` writes a file name (a byte of a name as `\\xNN`, another lone surrogate
+    as U+FFFD). msgspec refused them: a release named `r\\xff.txt` made `diff --json` exit 3
+    (sweep 14)."""
+    try:
+        return _ENCODER.encode(data)
+    except UnicodeEncodeError:
+        return _ENCODER.encode(valid_strings(data))
+
+
+def valid_strings(value):
+    """`value` (strs, dicts, lists) with every str as `path_text` writes it."""
+    if isinstance(value, str):
+        return path_text(value)
+    if isinstance(value, dict):
+        return {valid_strings(k): valid_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [valid_strings(v) for v in value]
+    return value
+
+
 def _without_surrogates(data: dict) -> dict:
     """The document object with file names as `path_text` writes them, every other lone
     surrogate replaced by U+FFFD, and a diagnostic saying how many were."""
