@@ -105,6 +105,21 @@ def test_the_plugin_takes_a_month_or_a_year_and_refuses_what_is_no_date(tmp_path
     assert bad.returncode == 4 and "--cr-rules-date '2009-02-30' is not a date" in bad.stderr, (bad.stdout, bad.stderr)
 
 
+def test_the_plugin_reads_a_directory_as_crparse_does(tmp_path):
+    """A link in the directory leading out of it: pytest's own walk followed it, and the
+    outside file's examples ran and were shown (sweep 14); crparse skips such a link."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "outside").mkdir()
+    document(tmp_path / "docs")
+    secret = document(tmp_path / "outside")
+    (tmp_path / "docs" / "link.txt").symlink_to(secret)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples",
+                          str(tmp_path / "docs"), "-v"], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    assert "cr.txt::801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
+    assert "link.txt" not in run.stdout
+
+
 def test_an_undated_fragment_without_a_store_is_refused_with_what_to_do(tmp_path):
     path = document(tmp_path, dated=False)
     done = crparse("examples", str(path), "--db", str(tmp_path / "no-store.sqlite"))

@@ -43,11 +43,11 @@ def pytest_ignore_collect(collection_path, config):
         return None
     if collection_path.is_dir():
         return None
-    return None if _document(collection_path) else True
+    return None if str(collection_path) in _listed(config) else True
 
 
 def pytest_collect_file(file_path, parent):
-    if parent.config.getoption("--cr-examples", default=None) and _document(file_path):
+    if parent.config.getoption("--cr-examples", default=None) and str(file_path) in _listed(parent.config):
         return CrDocument.from_parent(parent, path=file_path)
     return None
 
@@ -59,6 +59,21 @@ def _document(path: Path) -> bool:
     return path.suffix.lower() in _SUFFIXES and not path.name.startswith(".")
 
 
+_LISTED: list[str] = []
+
+
+def _listed(config) -> list[str]:
+    """The documents at --cr-examples as crparse reads a directory (crparse.inputs): a link
+    leading out of it, a FIFO, the chapters of a reST edition (read through its index) are
+    left out. pytest's own walk followed a link to a file outside (sweep 14)."""
+    if not _LISTED:
+        from crparse.inputs import inputs
+
+        root = Path(config.getoption("--cr-examples")).resolve()
+        _LISTED.extend(i.path for i in inputs([root]) if i.skipped is None and _document(Path(i.path)))
+    return _LISTED
+
+
 _PARSED: dict[str, object] = {}
 
 
@@ -68,9 +83,8 @@ def _parsed(config) -> dict[str, object]:
     if not _PARSED:
         from crparse.parallel import parse_all
 
-        root = Path(config.getoption("--cr-examples")).resolve()
-        paths = [p for p in (sorted(root.rglob("*")) if root.is_dir() else [root]) if p.is_file() and _document(p)]
-        _PARSED.update(zip(map(str, paths), parse_all(paths)))
+        paths = _listed(config)
+        _PARSED.update(zip(paths, parse_all(paths)))
     return _PARSED
 
 
