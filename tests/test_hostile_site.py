@@ -229,8 +229,12 @@ def test_a_site_built_again_has_no_change_page_of_a_pair_that_is_gone(tmp_path):
     out = tmp_path / "site"
     assert docs(str(folder), "-o", str(out), "--jobs", "1").returncode == 0
     assert (out / "changes" / "2020-01-01--2020-07-01.html").exists()
+    # pages of the user's own in those folders are no page of the site's: they stay (sweep 14)
+    (out / "changes" / "notes.html").write_text("mine")
+    (out / "history" / "mine.html").write_text("mine")
     middle.write_text(kept)
     done = docs(str(folder), "-o", str(out), "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (out / "changes").glob("*.html")) == [
-        "2020-01-01--2020-04-01.html", "2020-04-01--2020-07-01.html"]
+        "2020-01-01--2020-04-01.html", "2020-04-01--2020-07-01.html", "notes.html"]
+    assert (out / "history" / "mine.html").read_text() == "mine"

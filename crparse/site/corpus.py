@@ -463,22 +463,26 @@ def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict]
         (out / name).unlink(missing_ok=True)
     for name, text in wanted.items():
         _write_if_changed(src / name, text)
+    gone = []  # the pages an earlier build wrote from sources no longer wanted
     for old in list(src.rglob("*.rst")) + list(src.rglob("*.json")):
         if str(old.relative_to(src)) not in wanted:
+            if old.suffix == ".rst":
+                gone.append(old.relative_to(src).with_suffix(".html"))
             old.unlink()
     sphinx_build(src, out, work / "root-doctrees", settings, what="the site's index, change and history pages")
-    _drop_stale_pages(out, {name[:-5] for name in wanted if name.endswith(".json")})
+    _drop_stale_pages(out, gone)
     replace(out / ROOT_STAMP, json.dumps(stamp))
 
 
-def _drop_stale_pages(out: Path, pages: set[str]) -> None:
+def _drop_stale_pages(out: Path, gone: list[Path]) -> None:
     """The change and history pages Sphinx wrote in an earlier build whose source is gone (a
     release added between two, or left out): Sphinx leaves what it no longer builds, and a site
-    built again differed from a fresh one by pages of changes that are no longer (sweep 12)."""
-    for folder in ("changes", "history"):
-        for page in (out / folder).glob("*.html") if (out / folder).is_dir() and not (out / folder).is_symlink() else ():
-            if f"{folder}/{page.stem}" not in pages and page.is_file() and not page.is_symlink():
-                page.unlink()
+    built again differed from a fresh one by pages of changes that are no longer (sweep 12).
+    Only those: every page of the folders not built this time went, a user's own too (sweep 14)."""
+    for name in gone:
+        page = out / name
+        if not page.parent.is_symlink() and not page.is_symlink() and page.is_file():
+            page.unlink()
 
 
 def _root_index(releases: list[Release], changes: list[str], history: list[str]) -> str:
