@@ -111,3 +111,19 @@ def test_a_stale_number_at_the_end_of_a_long_list_is_reported(doc, text, stale):
     assert [m for c in citations(text, doc) for m in c.missing] == [stale]
     for c in citations(text, doc):  # each shown from where it is in the text, as it is there
         assert c.text.strip(" ,/.") and text[c.column - 1 :].startswith(c.text), c
+
+
+def test_a_file_of_a_walk_that_cannot_be_read_is_said(tmp_path, capsys):
+    """A file over the input limit (holding a stale citation) and a dangling link, met in a
+    directory: "0 citations in 0 files", exit 0 (sweep 14). Binary files, which a source tree
+    holds many of, are still passed over without a word."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "big.c").write_text("// CR 999.9z\n" + "x" * (4 << 20), encoding="utf-8")
+    (code / "gone.c").symlink_to(tmp_path / "nothing.c")
+    (code / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 2)
+    (code / "ok.c").write_text("// CR 704.5k\n", encoding="utf-8")
+    assert main(["cite-check", str(code), "--cr", str(CR)]) == 2
+    err = capsys.readouterr().err
+    assert "big.c: " in err and "CRPARSE_MAX_INPUT" in err and "gone.c: " in err, err
+    assert "image.png" not in err and "1 citations in 1 files" in err, err

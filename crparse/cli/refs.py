@@ -191,7 +191,7 @@ class _Renumbering:
 
 
 def run_cite_check(args) -> int:
-    from crparse.refs.cite import check_file
+    from crparse.refs.cite import NotText, check_file
 
     doc = _load(args.cr)
     if doc is None:
@@ -210,10 +210,14 @@ def run_cite_check(args) -> int:
             continue
         try:
             found = check_file(Path(item.path), doc, targets)
-        except CrparseError as err:
+        except NotText as err:
             if item.named:  # a file met in a directory walk may be binary: passed over
                 _report(f"crparse: {err}")
                 status = exits.REFUSED
+            continue
+        except CrparseError as err:  # too large, unreadable, too many citations: said, walk or not (sweep 14)
+            _report(f"crparse: {err}")
+            status = exits.REFUSED
             continue
         files += 1
         for cit in found:

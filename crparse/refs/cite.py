@@ -51,7 +51,11 @@ def read_text(path: Path) -> str:
     try:
         return "\n".join(decode_bytes(data).lines)
     except CrparseError as err:
-        raise err.located(str(path)) from None
+        raise NotText(err.message, path=str(path), line=err.line) from None
+
+
+class NotText(CrparseError):
+    """A file that is no text (binary): in a directory walk, one of many a source tree holds."""
 
 
 def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup | None = None) -> list[Citation]:
