@@ -135,6 +135,24 @@ def test_a_full_stdout_is_one_line_and_exit_2(work, tmp_path, name):
     assert (done.returncode, done.stderr) == (2, FULL + "\n")
 
 
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("name", ["diff --json", "lineage", "parse --json", "parse"])
+def test_a_disk_filling_up_under_the_output_is_one_line_and_exit_2(work, tmp_path, name, buffered):
+    """Unbuffered (PYTHONUNBUFFERED, as many containers set), the text layer took the file's
+    short write for the whole: `diff --json` and `lineage --json` wrote 1,024 bytes and exited
+    as if all was written (sweep 14). A file size limit of 1 KiB stands for the full disk."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, resource.RLIM_INFINITY))
+
+    env = {k: v for k, v in ENV.items() if k != "PYTHONUNBUFFERED"} | ({} if buffered else {"PYTHONUNBUFFERED": "1"})
+    with open(tmp_path / "out", "w") as out:
+        done = subprocess.run([sys.executable, "-m", "crparse", *_args(name, work, tmp_path)], stdout=out,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env, timeout=120, preexec_fn=small_files)
+    assert (done.returncode, done.stderr) == (2, "crparse: cannot write to standard output: File too large\n")
+
+
 def test_a_batch_stops_at_the_first_failed_write(work, monkeypatch, capsys):
     import errno
 
