@@ -60,13 +60,17 @@ def test_nfc():
     assert decoded.lines == ["Dandân"]
 
 
-def test_mixed_encodings_are_diagnosed_with_the_line():
-    data = "100.1. “UTF-8” line\n".encode() * 3 + "100.2. A cp1252 line – here\n".encode("cp1252")
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n"], ids=["LF", "CR", "CRLF"])
+def test_mixed_encodings_are_diagnosed_with_the_line(end):
+    """Split on LF alone, a file of CR-ended lines was one line: one cp1252 byte read all of it
+    in the other code page, under a warning of one line at the wrong place (sweep 14)."""
+    data = ("100.1. “UTF-8” line" + end).encode() * 3 + ("100.2. A cp1252 line – here" + end).encode("cp1252")
+    data += ("100.3. “UTF-8” again" + end).encode()
     decoded = decode(data)
     assert "100.2. A cp1252 line – here" in decoded.text
-    assert "“UTF-8”" in decoded.text
+    assert decoded.text.count("“UTF-8”") == 4 and "“UTF-8” again" in decoded.text
     (diag,) = [d for d in decoded.diagnostics if d.code == "mixed-encoding"]
-    assert diag.line == 4
+    assert diag.line == 4 and "except 1 line(s)" in diag.message
 
 
 def test_replacement_characters_are_reported():
