@@ -78,6 +78,22 @@ def test_a_picture_with_binary_data_is_skipped():
     assert not any("abcde" in line for line in crparse.source_lines(rtf, format="rtf"))
 
 
+def test_binary_data_that_runs_into_the_text_is_said():
+    """striprtf skips N characters after \\binN: an N past the picture's end took the text
+    after it, half a release's glossary, without a word; past the end of the file, all of it
+    (sweep 14)."""
+    rules = "".join(f"{n}. Rule {n}.\\par\n" for n in ("100.3", "100.4", "100.5", "100.6", "100.7"))
+    rtf = "{\\rtf1\\ansi 100.1. Rule.\\par\n{\\pict\\bin5 ab}{\\b 100.2. Rule.}\\par\n" + rules + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert "100.2" not in doc  # skipped as the picture's data, as RTF readers do: now said
+    (said,) = [d for d in doc.diagnostics if d.code == "rtf-binary"]
+    assert said.severity == "warning" and "\\bin5 at byte 35 of the RTF file runs to byte 46" in said.message
+    assert not [d for d in crparse.parse(rtf.replace("bin5", "bin3").encode("latin-1"), format="rtf").diagnostics
+                if d.code == "rtf-binary"]
+    with pytest.raises(RefusedInput, match=r"says 4,000 bytes of binary data follow, past the end of the file"):
+        crparse.parse(rtf.replace("bin5", "bin4000").encode("latin-1"), format="rtf")
+
+
 RTF_RULES = "".join(f"{n}. Rule {n}.\\par\n" for n in ("100.1", "100.2", "100.3", "100.4"))
 
 

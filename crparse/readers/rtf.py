@@ -43,7 +43,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         encoding = "cp1252"
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
-    _check_binary(rtf)
+    binary = _check_binary(rtf)
     rtf, stray = _stray_closings(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
@@ -52,7 +52,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         message = " ".join(str(err).split())[:200]
         raise RefusedInput(f"cannot read this RTF file: {type(err).__name__}: {message}") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    diagnostics = _repair_escapes(lines)
+    diagnostics = binary + _repair_escapes(lines)
     if stray:
         diagnostics.append(Diagnostic(None, "warning", "rtf-stray-brace",
                                       f"the document's group closed at line {stray[0]} of the RTF file, before its end: "
@@ -164,13 +164,14 @@ def _short_lines(rtf: str) -> str:
     return "".join(pieces)
 
 
-def _check_binary(rtf: str) -> None:
+def _check_binary(rtf: str) -> list[Diagnostic]:
     """Refuses a `\\bin` striprtf cannot skip. It skips the binary data of a picture (`\\binN`
     then N bytes) when the file holds both `\\pict` and `\\bin`, reading N as the digits after
     each "\\bin" (str.isdigit, which takes "²" too): none, or more than Python converts, raised a
     ValueError whose text was all the message said."""
     if "\\pict" not in rtf or "\\bin" not in rtf:
-        return
+        return []
+    said: list[Diagnostic] = []
     at = rtf.find("\\bin")
     while at >= 0:
         digits = _DIGITS.match(rtf, at + 4)[0]
@@ -179,7 +180,22 @@ def _check_binary(rtf: str) -> None:
             shown = (digits[:20] + "...") if len(digits) > 20 else digits
             raise RefusedInput(f"a \\bin control word without a length striprtf can read (\\bin{shown}) in a file "
                                "with pictures: their binary data cannot be skipped", line=line)
+        if int(digits) > len(rtf) - (at + 4 + len(digits)):
+            # striprtf skips that many characters, past the end: all the text after it went,
+            # without a word (sweep 14)
+            raise RefusedInput(f"a \\bin control word in a file with pictures says {int(digits):,} bytes of binary data "
+                               "follow, past the end of the file: the text after it cannot be read",
+                               line=rtf.count("\n", 0, at) + 1)
+        data = at + 4 + len(digits) + (rtf[at + 4 + len(digits) : at + 5 + len(digits)] == " ")
+        after = rtf[data + int(digits) : data + int(digits) + 64].lstrip(" \t\r\n")
+        if int(digits) and not after.startswith("}") and len(said) < 16:
+            # A picture's data ends its group: what follows is no "}" when N runs into the text,
+            # which striprtf skips as data (half the glossary of a release: sweep 14)
+            said.append(Diagnostic(None, "warning", "rtf-binary", f"\\bin{digits} at byte {at:,} of the RTF file runs to "
+                                   f"byte {data + int(digits):,} without ending its picture: what lies there is "
+                                   "skipped as binary data, text included"))
         at = rtf.find("\\bin", at + 4)
+    return said
 
 
 # What str.isdigit takes among the characters of a file decoded as latin-1, as striprtf reads it
