@@ -65,6 +65,14 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
             yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}", True)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         here = Path(root)
+        for name in dirs:  # os.walk lists a link to a directory and does not follow it
+            path = here / name
+            try:
+                outside = path.is_symlink() and not _inside(os.path.realpath(path), real_top)
+            except (OSError, ValueError):
+                outside = False
+            if outside:  # passed over without a word before (sweep 14), unlike a link to a file
+                yield Input(str(path), False, f"a symbolic link leading outside {top}")
         if editions and "index.rst" in names and not _inside_any(root, edition_roots):
             edition_roots.append(root)
         edition = _inside_any(root, edition_roots)

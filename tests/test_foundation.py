@@ -171,9 +171,16 @@ def test_a_walk_does_not_follow_a_link_out_of_its_directory(tmp_path):
     (top / "inside.txt").write_text("x")
     (top / "in-link.txt").symlink_to(top / "inside.txt")
     (top / "out-link.txt").symlink_to(outside)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "rules.txt").write_text("x")
+    (top / "out-dir").symlink_to(tmp_path / "elsewhere")  # passed over without a word (sweep 14)
+    (top / "sub").mkdir()
+    (top / "in-dir").symlink_to(top / "sub")  # what it leads to is walked: nothing to say
     listed = {Path(i.path).name: i.skipped for i in inputs([top])}
     assert listed["inside.txt"] is None and listed["in-link.txt"] is None
     assert listed["out-link.txt"] == f"a symbolic link leading outside {top}"
+    assert listed["out-dir"] == f"a symbolic link leading outside {top}" and "in-dir" not in listed
+    assert "rules.txt" not in listed
 
 
 def _boom(*args, **kwargs):
