@@ -556,6 +556,24 @@ def test_damaged_files_get_one_line(tmp_path):
                for line in lines if "pdf-cut" in line)
 
 
+def test_an_encrypted_docx_member_is_said_so_in_words():
+    """zipfile's message held the ZipInfo's repr: "File <ZipInfo filename=... > is encrypted"."""
+    import io
+    import zipfile
+
+    import crparse
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", "<w:document/>")
+    data = bytearray(out.getvalue())
+    for header, flags in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.find(header) + flags
+        data[at] |= 1  # the general purpose bit flag's "encrypted"
+    with pytest.raises(crparse.CrparseError, match=r"word/document.xml is encrypted \(a password-protected archive\)$"):
+        crparse.parse(bytes(data))
+
+
 def test_zip_of_a_version_zipfile_cannot_read_is_a_refusal():
     """zipfile raises NotImplementedError for a ZIP version it does not read (found by fuzzing)."""
     import io

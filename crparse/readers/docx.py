@@ -101,6 +101,8 @@ def _check_members(archive: zipfile.ZipFile) -> None:
         name = _printable(info.filename)
         if info.compress_type not in _METHODS:
             raise RefusedInput(f"cannot read this DOCX file: {name} is compressed with method {info.compress_type}, not deflate")
+        if info.flag_bits & 0x1:  # zipfile's own words for it hold the ZipInfo's repr (sweep 14)
+            raise RefusedInput(f"cannot read this DOCX file: {name} is encrypted (a password-protected archive)")
         try:
             with archive.open(info) as member:
                 got = 0
