@@ -527,3 +527,12 @@ def test_html_tree_is_bs4s_own():
         assert chain(ours) == chain(theirs) and forward(ours) == forward(theirs) and backward(ours) == backward(theirs)
         siblings = lambda soup: [(str(e.next_sibling)[:20], str(e.previous_sibling)[:20]) for e in soup.descendants]
         assert siblings(ours) == siblings(theirs)
+
+
+def test_a_rst_list_item_of_a_number_python_will_not_read():
+    """docutils reads an enumerator with int(), which refuses past 4,300 digits: the file was
+    refused with Python's advice to call sys.set_int_max_str_digits (sweep 14). It is text."""
+    rules = "".join(f"100.{i}. Rule text {i}.\n\n" for i in range(1, 6))
+    text = "100. General\n------------\n\n" + rules + "9" * 4301 + ". item one\n"
+    doc = crparse.parse(text.encode(), format="rst")
+    assert doc.rule("100.5").text.endswith("9" * 20 + ". item one")

@@ -790,6 +790,10 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     _check_substitutions(text)
     _check_substitution_nodes(text)
     _check_tables(text)
+    # docutils reads an enumerator with int(), which refuses over 4,300 digits: the whole file
+    # was refused with Python's advice to call sys.set_int_max_str_digits (sweep 14). Escaped,
+    # it is the paragraph's text, as it is shown.
+    text = _LONG_ENUMERATOR.sub(r"\g<1>\\\g<2>", text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))
@@ -830,6 +834,7 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     return document
 
 
+_LONG_ENUMERATOR = re.compile(r"^([ \t]*\(?)([0-9]{4301,}[.)])", re.MULTILINE)
 _LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
 
 
