@@ -111,3 +111,15 @@ def test_a_rules_text_behind_an_rtf_header_is_refused_pointing_to_text():
     text = "{\\rtf1\\ansi hello}\n" + "".join(f"{n}. Rule {n}.\n\n" for n in ("100.1", "100.2", "100.3"))
     with pytest.raises(RefusedInput, match="read as RTF .* read as plain text it has some: give --format text"):
         crparse.parse(text.encode())
+
+
+def test_footnotes_and_annotations_are_counted_not_dropped_silently():
+    """striprtf leaves their text out; the DOCX reader says so of footnotes and comments, the RTF
+    reader said nothing (sweep 14)."""
+    rtf = ("{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule{\\footnote\\pard FOOTNOTE words.} 100.2.")
+           .replace("Rule 100.3.", "Rule{\\*\\atnid J}{\\*\\annotation\\pard NOTE\\par} 100.3.")
+           .replace("Rule 100.4.", "Rule{\\footnote second} 100.4.") + "}")
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert "FOOTNOTE" not in doc.rule("100.2").text
+    (said,) = [d for d in doc.diagnostics if d.code == "rtf-not-read"]
+    assert said.severity == "warning" and said.message.endswith("2 footnotes, 1 annotation (comments)")

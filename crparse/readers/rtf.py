@@ -43,7 +43,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         encoding = "cp1252"
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
-    binary = _check_binary(rtf)
+    binary = _check_binary(rtf) + _not_read(rtf)
     rtf, stray = _stray_closings(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
@@ -162,6 +162,22 @@ def _short_lines(rtf: str) -> str:
         return rtf
     pieces.append(rtf[done:])
     return "".join(pieces)
+
+
+# Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes and
+# comments: counted in a warning, never dropped silently (sweep 14)
+_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation)(?![a-zA-Z])")
+
+
+def _not_read(rtf: str) -> list[Diagnostic]:
+    counts: dict[str, int] = {}
+    for match in _NOT_READ.finditer(rtf):
+        counts[match[1]] = counts.get(match[1], 0) + 1
+    if not counts:
+        return []
+    said = ", ".join(f"{n:,} {kind}{'s' if n != 1 else ''}{'' if kind == 'footnote' else ' (comments)'}"
+                     for kind, n in sorted(counts.items(), key=lambda kv: kv[0] != "footnote"))
+    return [Diagnostic(None, "warning", "rtf-not-read", f"text the reader does not read: {said}")]
 
 
 def _check_binary(rtf: str) -> list[Diagnostic]:
