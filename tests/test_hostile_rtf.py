@@ -123,3 +123,15 @@ def test_footnotes_and_annotations_are_counted_not_dropped_silently():
     assert "FOOTNOTE" not in doc.rule("100.2").text
     (said,) = [d for d in doc.diagnostics if d.code == "rtf-not-read"]
     assert said.severity == "warning" and said.message.endswith("2 footnotes, 1 annotation (comments)")
+
+
+@pytest.mark.parametrize("header, body, accent", [("\\mac\\ansicpg10000", "", "\\'d5"),
+                                                  ("\\ansi\\ansicpg1252", "{\\ansicpg1251 }", "\\'92"),
+                                                  ("\\ansi\\ansicpg1252", "{\\ansicpg1251 }", "\\'e9")])
+def test_the_header_code_page_is_the_file_s(header, body, accent):
+    """striprtf read \\ansicpg10000 as "cp10000", which Python lacks, so UTF-8: a Mac file's
+    accented letters became U+FFFD, said nowhere; one \\ansicpg in the body switched the code
+    page of the rest (sweep 14)."""
+    rtf = "{\\rtf1" + header + " " + body + RTF_RULES.replace("Rule 100.4.", "It" + accent + "s rule 100.4.") + "}"
+    shown = {"\\'d5": "\u2019", "\\'92": "\u2019", "\\'e9": "\u00e9"}[accent]  # in the header's code page
+    assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.4").text == f"It{shown}s rule 100.4."

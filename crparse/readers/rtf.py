@@ -23,6 +23,7 @@ _CODECS = {10000: "mac_roman", 437: "cp437", 850: "cp850", 1252: "cp1252", 1250:
 # A `\uN` escape as striprtf reads it (its control-word pattern: a lowercase "u", at most ten
 # digits); an escaped backslash is matched first, so that "\\u123" stays text.
 _ESCAPE = re.compile(r"\\\\|\\u(-?\d{1,10})|\\uc(?![A-Za-z0-9-])")
+_ANSICPG = re.compile(r"(\\\\)|\\ansicpg(?=-?[0-9])")
 _FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
 # Stands for an escape out of Unicode's range in striprtf's output: a noncharacter, which no
 # text holds, and no surrogate (it must not pair with a neighbouring escape).
@@ -43,6 +44,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         encoding = "cp1252"
     # The file itself is 7-bit RTF; latin-1 hands its bytes through unchanged.
     rtf = raw.decode("latin-1")
+    # striprtf takes each \ansicpgN as the code page from there on, "cpN", and UTF-8 for one Python
+    # lacks: a Mac file's \ansicpg10000 read its accented letters as U+FFFD, and one in the body
+    # switched the rest of the file (sweep 14). The header's, read above, is the file's.
+    if "\\ansicpg" in rtf:
+        rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
     binary = _check_binary(rtf) + _not_read(rtf)
     rtf, stray = _stray_closings(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
