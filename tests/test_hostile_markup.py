@@ -536,3 +536,13 @@ def test_a_rst_list_item_of_a_number_python_will_not_read():
     text = "100. General\n------------\n\n" + rules + "9" * 4301 + ". item one\n"
     doc = crparse.parse(text.encode(), format="rst")
     assert doc.rule("100.5").text.endswith("9" * 20 + ". item one")
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x1c", "\x85", "\x0c"])
+def test_rst_line_numbers_past_a_unicode_line_separator(separator):
+    """docutils ends lines where str.splitlines does, crparse at CR and LF: after a U+2028 in a
+    rule, every rule was placed a line down, past the end of the file (sweep 14)."""
+    rules = "".join(f"100.{i}. Rule text {i}.\n\n" for i in range(1, 6)).replace("Rule text 2.", f"Rule{separator}text 2.")
+    doc = crparse.parse(("100. General\n------------\n\n" + rules).encode(), format="rst")
+    assert [(r.number, r.line) for r in doc.rules if r.kind == "rule"] == [(f"100.{i}", 2 + 2 * i) for i in range(1, 6)]
+    assert doc.rule("100.2").text.split() == ["Rule", "text", "2."]

@@ -838,9 +838,18 @@ _LONG_ENUMERATOR = re.compile(r"^([ \t]*\(?)([0-9]{4301,}[.)])", re.MULTILINE)
 _LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
 
 
+# What str.splitlines ends a line at besides CR and LF: docutils splits its input so, crparse's
+# lines end at CR and LF only, and every node after one was placed that many lines down (a rule
+# at a line past the end of the file, lines placed twice: sweep 14). Given to docutils as spaces.
+_OTHER_LINE_ENDS = dict.fromkeys(map(ord, "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), " ")
+_OTHER_LINE_END = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _publish(text: str, source: _File, messages: list):
     from docutils.core import publish_doctree
 
+    if _OTHER_LINE_END.search(text):  # rare: translate costs a pass in Python's loop
+        text = text.translate(_OTHER_LINE_ENDS)
     return publish_doctree(
         text,
         source_path=source.path,
