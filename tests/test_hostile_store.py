@@ -406,3 +406,15 @@ def test_a_copy_of_a_refused_file_is_refused_too(tmp_path):
     err = result.stderr.decode()
     assert result.returncode == 2 and "0 already stored" in result.stdout.decode(), (result.stdout, err)
     assert f"{folder / 'b.txt'}: the same bytes as {folder / 'a.txt'}, refused" in err, err
+
+
+def test_a_number_twice_in_a_release_is_said_when_indexed(tmp_path):
+    """The store keys a release's units by number: the second 702.30d of 2009-10-05 was dropped
+    without a word, and search could not find it (sweep 14)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    path = _release(folder, "2020-01-01.txt", "2020-01-01")
+    path.write_text(path.read_text().replace("100.2.", "100.1."), encoding="utf-8")
+    result = run_limited(["index", str(folder), "--db", str(tmp_path / "s.sqlite")])
+    assert result.returncode == 0, result
+    assert "2020-01-01.txt: 100.1: numbered more than once in the release" in result.stderr.decode(), result

@@ -107,6 +107,9 @@ def run_index(args) -> int:
         say(f"crparse: {message}")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
+    for repeated in report.repeated:  # said, not silently dropped (sweep 14)
+        say(f"crparse: {repeated}: numbered more than once in the release: the store keeps the first of each "
+            "(history and search show it; parse shows all)")
     moved = f" ({report.moved} found at a new path, recorded)" if report.moved else ""
     changed = (f"{len(report.added)} release(s) added, {report.known} already stored{moved}, "
                f"{report.aligned} pair(s) aligned")

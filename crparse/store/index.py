@@ -44,6 +44,7 @@ class Report:
     refused: list[str] = field(default_factory=list)  # one-line messages: inputs refused or not read (exit status 2)
     passed_over: list[str] = field(default_factory=list)  # what a walk met that is no document (a FIFO): said only
     undated: list[str] = field(default_factory=list)
+    repeated: list[str] = field(default_factory=list)  # "PATH: 702.30d, ...": units after the first of their key, not stored
     moved: int = 0  # releases already stored, their path updated to where their file is now
     aligned: int = 0  # pairs of releases aligned in this run
     lineages: int | None = None  # lineages written (None: nothing changed)
@@ -194,6 +195,10 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
         us = units(doc)
         restore(us, fields)
         release = _store_release(db, doc, us, refs, sha, where)
+        seen: set[str] = set()
+        again = list(dict.fromkeys(u.key for u in us if u.key in seen or seen.add(u.key)))
+        if again:  # the store keys a release's units by number: the CR's own slips (two 702.30d in 2009)
+            report.repeated.append(f"{path}: {', '.join(again[:5])}{', ...' if len(again) > 5 else ''}")
         cache[release] = (doc, us)
         report.added.append(path)
         if doc.effective_date is None:
