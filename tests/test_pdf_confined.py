@@ -283,3 +283,12 @@ def test_sizes_in_messages():
     from crparse.readers.limits import size
 
     assert [size(1), size(2), size(3 << 20)] == ["1 byte", "2 bytes", "3 MiB"]
+
+
+@pytest.mark.parametrize("memory", ["1M", "4M", "8M"])
+def test_a_limit_too_small_for_pdfium_itself_is_named(document, monkeypatch, memory):
+    """Under a few MiB the child could not map PDFium's library: "failed to map segment from
+    shared object", the loader's words, was the message (sweep 14)."""
+    monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", memory)
+    with pytest.raises(RefusedInput, match=r"CRPARSE_MAX_PDF_MEMORY"):
+        crparse.parse(document)

@@ -74,6 +74,13 @@ class _Line:
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
+    try:
+        # loaded here, outside the child's memory limit: under a few MiB, mapping the library
+        # failed, and the message was the loader's (sweep 14)
+        import pypdfium2  # noqa: F401
+        import pypdfium2.raw  # noqa: F401
+    except ImportError:
+        pass  # said by _lines, where it is used
     return confined(_read, raw, path)
 
 
