@@ -418,3 +418,41 @@ def test_a_number_twice_in_a_release_is_said_when_indexed(tmp_path):
     result = run_limited(["index", str(folder), "--db", str(tmp_path / "s.sqlite")])
     assert result.returncode == 0, result
     assert "2020-01-01.txt: 100.1: numbered more than once in the release" in result.stderr.decode(), result
+
+
+def test_a_disk_filling_up_while_a_store_is_made_leaves_none_half_made(tmp_path):
+    """The tables were written, then the version row: a full disk between them left a file no
+    later run took for a store ("no store version it knows"), nor --rebuild deleted (sweep 14).
+    A file size limit of 16 KiB stands for the full disk; every error said "not a crparse store"."""
+    import resource
+    import subprocess
+    import sys
+
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "2020-01-01.txt", "2020-01-01")
+    db = tmp_path / "s.sqlite"
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16 << 10, resource.RLIM_INFINITY))
+
+    full = subprocess.run([sys.executable, "-m", "crparse", "index", str(folder), "--db", str(db)],
+                          capture_output=True, text=True, preexec_fn=small_files, timeout=60)
+    assert full.returncode == 2 and "cannot use the store: " in full.stderr and "not a crparse" not in full.stderr, full
+    again = run_limited(["index", str(folder), "--db", str(db)])
+    assert again.returncode == 0, again
+
+
+def test_a_store_another_program_holds_locked_is_said_so(tmp_path):
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "2020-01-01.txt", "2020-01-01")
+    db = tmp_path / "s.sqlite"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = run_limited(["index", str(folder), "--db", str(db)])
+    finally:
+        holder.close()
+    assert _one_line_refusal(result).endswith("cannot use the store: database is locked\n"), result

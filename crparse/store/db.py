@@ -184,17 +184,30 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
         # WAL with NORMAL sync: never corrupt; a power cut may lose the last commits, which the
         # next `crparse index` makes again (it is a cache of the releases)
         db.execute("PRAGMA synchronous = NORMAL")
-        db.executescript(SCHEMA)
-        version = db.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
-        if version is None:
-            db.execute("INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),))
+        # the tables and the version row in one transaction: a disk filling up between them left
+        # a file no later run would take for a store, nor --rebuild delete (sweep 14)
+        try:
+            db.executescript(f"BEGIN;\n{SCHEMA}\nINSERT OR IGNORE INTO meta VALUES ('store_version', '{STORE_VERSION}');"
+                             "\nCOMMIT;")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
     except sqlite3.DataError as err:
         raise store_error(err, str(path)) from None
     except sqlite3.DatabaseError as err:
+        if (getattr(err, "sqlite_errorname", None) or "").startswith(_NOT_THE_FILE):
+            # the directory, the disk, a lock: a store it may well be (all were "not a crparse store": sweep 14)
+            raise CrparseError(f"cannot use the store: {' '.join(str(err).split())}", path=str(path)) from None
         raise CrparseError(f"not a crparse store: {err}", path=str(path)) from None
     except OSError as err:
         raise CrparseError(f"cannot open the store: {err.strerror or err}", path=str(path)) from None
     return db
+
+
+# What an error says of where the file is, not of what it holds (and the extended codes under each)
+_NOT_THE_FILE = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
+                 "SQLITE_PERM")
 
 
 def not_ours(path: Path) -> str | None:
