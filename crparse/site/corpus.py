@@ -53,7 +53,7 @@ from crparse.shapes import UNIT_NUMBER
 from crparse.site.release import STAMP, Built, SiteError, build_release, built, config, fingerprint, sphinx_build, tools
 from crparse.site.state import diff_limit, holds, load, read_stamp, summary_limit
 from crparse.sphinx.corpus import anchor
-from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared
+from crparse.sphinx.prepare import GLOSSARY_PAGE, prepared, remember
 from crparse.writers.json import valid_json, valid_strings
 
 WORK = ".crparse"
@@ -175,6 +175,7 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
         else:
             cache[sha] = doc[1]
             _save_summary(folder / f"{sha}.json", doc[1])
+            remember(str(path), doc[0])  # the build reads it again otherwise (the last few kept)
         if progress:
             progress("parse", done, len(todo))
     return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped, refused

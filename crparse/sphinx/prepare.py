@@ -42,13 +42,31 @@ _cache: dict[tuple[str, int, int], Prepared] = {}
 CACHED = 2  # a project renders one release, seldom two; a process building many keeps the last few
 
 
+_parsed: dict[tuple[str, int, int], Document] = {}  # see remember
+
+
+def _key(path: str) -> tuple[str, int, int]:
+    st = os.stat(path)
+    return os.path.realpath(path), st.st_size, st.st_mtime_ns
+
+
+def remember(path: str, doc: Document) -> None:
+    """`doc`, the parse of `path` a caller made already (the site, for a release's summary):
+    prepare() takes it rather than parsing again. A PDF read near its CPU limit was read twice
+    by `docs`, past 15 s (sweep 14). The last CACHED are kept."""
+    _parsed[_key(path)] = doc
+    while len(_parsed) > CACHED:
+        del _parsed[next(iter(_parsed))]
+
+
 def prepare(path: str) -> Prepared:
     """The release at `path`, parsed and indexed (cached while the file is unchanged)."""
-    st = os.stat(path)
-    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    key = _key(path)
     found = _cache.pop(key, None)
     if found is None:
-        found = prepared(crparse.parse(Path(path)))  # a str with a newline in it would be read as text
+        doc = _parsed.pop(key, None)
+        # a str with a newline in it would be read as text
+        found = prepared(doc if doc is not None else crparse.parse(Path(path)))
     _cache[key] = found  # the most recently used last
     while len(_cache) > CACHED:
         del _cache[next(iter(_cache))]
