@@ -31,7 +31,8 @@ _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}
 # Every environment variable crparse reads; TEST_SETTINGS are read by its tests and benchmarks.
 SETTINGS = ("CRPARSE_MAX_INPUT", "CRPARSE_MAX_REFERENCES", "CRPARSE_MAX_PARAGRAPHS", "CRPARSE_MAX_RELEASES",
             "CRPARSE_MAX_INFLATED", "CRPARSE_MAX_PDF_STREAM", "CRPARSE_MAX_PDF_CONTENT", "CRPARSE_MAX_RST_WORK",
-            "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_MAX_PDF_MEMORY", "CRPARSE_MAX_PDF_SECONDS", "CRPARSE_JOBS")
+            "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_MAX_PDF_MEMORY", "CRPARSE_MAX_PDF_SECONDS", "CRPARSE_MAX_SITE_UNITS",
+            "CRPARSE_JOBS")
 TEST_SETTINGS = ("CRPARSE_CORPUS", "CRPARSE_ARTIFACTS", "CRPARSE_FUZZ_EXAMPLES")
 
 
@@ -60,6 +61,17 @@ def max_paragraphs() -> int:
     release (2026-01-16: 5,217). Each becomes a node with its own record in every output, so
     4 MB of one-word rules would cost ~20 s and ~100x its size in a graph."""
     return setting("CRPARSE_MAX_PARAGRAPHS", DEFAULT_MAX_PARAGRAPHS)
+
+
+MAX_SITE_UNITS = 10_000  # rules, subrules and glossary entries of one release a site is built of
+
+
+def max_site_units() -> int:
+    """How many rules, subrules and glossary entries one release may hold for `docs` to build its
+    pages: CRPARSE_MAX_SITE_UNITS, else 10,000 (the 2026 release: about 4,000). Sphinx's time grows
+    with them, and a site's change and history pages with those of two releases: 45,000 took 27 s,
+    two of them 149 s and 1 GiB (sweep 14)."""
+    return setting("CRPARSE_MAX_SITE_UNITS", MAX_SITE_UNITS)
 
 
 def too_many_paragraphs(limit: int) -> str:

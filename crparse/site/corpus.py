@@ -48,6 +48,7 @@ import msgspec
 import crparse
 from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
+from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace
 from crparse.shapes import UNIT_NUMBER
 from crparse.site.release import STAMP, Built, SiteError, build_release, built, config, fingerprint, sphinx_build, tools
@@ -178,6 +179,14 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
             remember(str(path), doc[0])  # the build reads it again otherwise (the last few kept)
         if progress:
             progress("parse", done, len(todo))
+    most = max_site_units()
+    for path, sha in found:
+        if sha in cache and len(cache[sha]["keys"]) > most:
+            skipped.append(f"{path}: {len(cache[sha]['keys']):,} rules, subrules and glossary entries, more than the "
+                           f"{most:,} a site is built of (the 2026 release has about 4,000): raise CRPARSE_MAX_SITE_UNITS "
+                           "to build its pages")
+            refused += 1
+            del cache[sha]
     return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped, refused
 
 
