@@ -268,5 +268,5 @@ def test_a_release_too_large_for_a_site_is_refused_naming_the_limit(tmp_path):
     folder.mkdir()
     (folder / "2020-01-01.txt").write_text(release(releases()[0], 0), encoding="utf-8")
     done = docs(str(folder), "-o", str(tmp_path / "site"), env={"CRPARSE_MAX_SITE_UNITS": "5"})
-    assert "more than the 5 a site is built of" in one_line_refusal(done) and "CRPARSE_MAX_SITE_UNITS" in done.stderr
+    assert "references, more than the 5 a site is built of" in one_line_refusal(done) and "CRPARSE_MAX_SITE_UNITS" in done.stderr
     assert docs(str(folder), "-o", str(tmp_path / "site")).returncode == 0

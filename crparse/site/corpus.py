@@ -61,7 +61,7 @@ WORK = ".crparse"
 STATIC = Path(__file__).parent / "static"
 TEMPLATES = Path(__file__).parent / "templates"
 RESERVED = {"index", "changes", "history", "search", "genindex", "_static", "_sources", "_images", WORK}
-CACHE_VERSION = 2  # 1: every summary in one file, OUT/.crparse/releases.json (read whole)
+CACHE_VERSION = 3  # 1: every summary in one file, OUT/.crparse/releases.json (read whole); 2: no references count
 ROOT_STAMP = ".crparse-root.json"  # the pages above the releases, as STAMP is a release's
 # How long a run waits for another building the same site: a build from nothing of the whole
 # corpus takes many minutes, so past this the run is refused rather than left waiting.
@@ -181,10 +181,10 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
             progress("parse", done, len(todo))
     most = max_site_units()
     for path, sha in found:
-        if sha in cache and len(cache[sha]["keys"]) > most:
-            skipped.append(f"{path}: {len(cache[sha]['keys']):,} rules, subrules and glossary entries, more than the "
-                           f"{most:,} a site is built of (the 2026 release has about 4,000): raise CRPARSE_MAX_SITE_UNITS "
-                           "to build its pages")
+        if sha in cache and len(cache[sha]["keys"]) + cache[sha]["references"] > most:
+            skipped.append(f"{path}: {len(cache[sha]['keys']):,} rules, subrules and glossary entries and "
+                           f"{cache[sha]['references']:,} references, more than the {most:,} a site is built of (the 2026 "
+                           "release has about 6,000): raise CRPARSE_MAX_SITE_UNITS to build its pages")
             refused += 1
             del cache[sha]
     return _named([(path, sha, cache[sha]) for path, sha in found if sha in cache], skipped), skipped, refused
@@ -280,7 +280,8 @@ def _summary(doc) -> dict:
     for k in keys:
         if k.startswith("glossary:"):
             pages.setdefault(k, GLOSSARY_PAGE)
-    return {"date": doc.effective_date, "keys": keys, "pages": {k: pages[k] for k in keys if k in pages}}
+    return {"date": doc.effective_date, "keys": keys, "pages": {k: pages[k] for k in keys if k in pages},
+            "references": sum(map(len, p.references.values()))}
 
 
 # No dot in a key: every file Sphinx and this module write at the site's root has one
@@ -636,6 +637,7 @@ class _Summary(msgspec.Struct, forbid_unknown_fields=True):
     date: _Date | None
     keys: list[_Key]
     pages: dict[_Key, _Page]
+    references: Annotated[int, msgspec.Meta(ge=0)]
 
 
 # A cached diff is the diff's own shape (crparse.diff.report) with each field held to what
@@ -677,7 +679,7 @@ def _load_summary(path: Path, notes: list[str]) -> dict | None:
     if problem:
         notes.append(f"{path}: not a cache crparse writes ({problem}); built again")
         return None
-    return {"date": data.date, "keys": data.keys, "pages": data.pages}
+    return {"date": data.date, "keys": data.keys, "pages": data.pages, "references": data.references}
 
 
 def _summary_problem(data: _Summary) -> str | None:
