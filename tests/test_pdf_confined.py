@@ -295,3 +295,24 @@ def test_a_limit_too_small_for_pdfium_itself_is_named(document, memory):
     said = result.stderr.decode()
     assert "failed to map" not in said and "shared object" not in said, said
     assert result.returncode == 0 or (result.returncode == 2 and "CRPARSE_MAX_PDF_MEMORY" in said), said
+
+
+def test_a_slot_that_never_comes_back_does_not_stop_reads(monkeypatch):
+    """A worker killed while it held a slot would have left the others waiting for ever: a
+    wait ends within the longest a read may run, and the read then runs."""
+    import time
+
+    from crparse.readers.pdf import confine
+
+    monkeypatch.setattr(confine, "_slots", None)
+    confine.share_slots()
+    try:
+        assert confine._take_slot(time.monotonic() + 1) and confine._take_slot(time.monotonic() + 1)
+        started = time.monotonic()
+        assert not confine._take_slot(started + 0.3)  # both held, by readers that are gone
+        assert 0.3 <= time.monotonic() - started < 2
+        os.write(confine._slots[1], b"+")
+        assert confine._take_slot(time.monotonic() + 1)
+    finally:
+        os.close(confine._slots[0])
+        os.close(confine._slots[1])

@@ -55,13 +55,28 @@ def confined(read: Callable[..., T], *args) -> T:
     # past a day or a terabyte, a limit is none in practice (and select's timeout and
     # setrlimit overflow far below MAX_SETTING: exit 3 at CRPARSE_MAX_PDF_SECONDS=1e99)
     memory, seconds = min(max_pdf_memory(), 2**40), min(max_pdf_seconds(), 86_400)
-    if _slots is None:
+    if _slots is None or not _take_slot(time.monotonic() + 4 * seconds + 30):
+        # none: not shared, or none came back within the longest a read may run (a worker killed
+        # while it held one): the read runs rather than wait for ever
         return _confined(memory, seconds, read, args)
-    os.read(_slots[0], 1)  # waits while as many reads as may run at once are running
     try:
         return _confined(memory, seconds, read, args)
     finally:
         os.write(_slots[1], b"+")
+
+
+def _take_slot(deadline: float) -> bool:
+    """Takes a byte from the slots' pipe, waiting while as many reads as may run at once are
+    running; False past `deadline`. The pipe does not block: another process may take the byte
+    select saw."""
+    while (left := deadline - time.monotonic()) > 0:
+        if select.select([_slots[0]], [], [], left)[0]:
+            try:
+                if os.read(_slots[0], 1):
+                    return True
+            except BlockingIOError:
+                continue
+    return False
 
 
 def share_slots() -> None:
@@ -79,6 +94,7 @@ def share_slots() -> None:
         return  # the first read names the setting that is wrong
     readable, writable = os.pipe()
     os.write(writable, b"+" * max(1, min(ALL_READS_MEMORY // memory, 64)))
+    os.set_blocking(readable, False)
     _slots = readable, writable
 
 
