@@ -456,3 +456,20 @@ def test_a_store_another_program_holds_locked_is_said_so(tmp_path):
     finally:
         holder.close()
     assert _one_line_refusal(result).endswith("cannot use the store: database is locked\n"), result
+
+
+def test_a_store_of_undated_releases_says_so(tmp_path):
+    """history said "run crparse index DIR", just done; docs --db "no release given", --db given;
+    identify nothing of why (sweep 14)."""
+    import re
+
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    path = _release(folder, "a.txt", "2020-01-01")
+    path.write_text(re.sub(r"[^\n]*effective as of[^\n]*\n", "", path.read_text()), encoding="utf-8")
+    db = str(tmp_path / "s.sqlite")
+    assert run_limited(["index", str(folder), "--db", db]).returncode == 0
+    undated = "the store's 1 release(s) have no effective date"
+    assert undated in _one_line_refusal(run_limited(["history", "100.1", "--db", db]))
+    assert undated in run_limited(["identify", str(path), "--db", db]).stdout.decode()
+    assert undated in _one_line_refusal(run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")]))

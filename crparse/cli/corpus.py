@@ -196,7 +196,10 @@ def run_identify(args) -> int:
         return exits.OK if found.best else exits.FOUND
     say = _say()
     if not found.best:
-        say(f"{args.path}: no release of the store holds any of its {found.units} units")
+        from crparse.store.db import dated_releases, undated_said
+
+        said = "" if dated_releases(db) else undated_said(db)
+        say(f"{args.path}: no release of the store holds any of its {found.units} units{said}")
         return exits.FOUND
     span = found.best[0] if len(found.best) == 1 else f"{found.best[0]} .. {found.best[-1]} ({len(found.best)} releases)"
     say(f"{args.path}: {span}: {found.matched} of its {found.units} units match exactly")

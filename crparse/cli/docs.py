@@ -35,8 +35,11 @@ def run_docs(args) -> int:
     paths = [Path(p) for p in args.paths]
     unread: list[str] = []
     if args.db is not None:
-        stored, unread = _stored(None if args.db is True else args.db)  # `--db` alone: the default store
+        stored, unread, undated = _stored(None if args.db is True else args.db)  # `--db` alone: the default store
         paths += stored
+        if not paths and not unread and undated:  # "no release given" said nothing of them (sweep 14)
+            raise CommandError(f"docs: the store's {undated} release(s) have no effective date: a site of a store is "
+                               "built of its dated releases; give undated ones as PATH")
     if not paths and unread:
         # --db was given: "no release given" sent the user looking for a mistake in the command
         raise CommandError(f"docs: none of the {len(unread)} release(s) of the store can be read again (moved or "
@@ -66,18 +69,19 @@ def run_docs(args) -> int:
     return exits.REFUSED if unread or result.refused else exits.OK
 
 
-def _stored(db: str | None) -> tuple[list[Path], list[str]]:
+def _stored(db: str | None) -> tuple[list[Path], list[str], int]:
     """The files of the store's releases, each checked as every command that reads a stored
     release checks it (crparse.store.index.stored_bytes: a regular file of the bytes stored), and
-    why the others are left out. A row is the store's word: without the check a row naming another
+    why the others are left out, and how many releases it holds undated. A row is the store's word: without the check a row naming another
     file (or a directory) built a site of it."""
     from crparse.errors import CrparseError
     from crparse.store import connect
-    from crparse.store.db import dated_releases
+    from crparse.store.db import dated_releases, undated_count
     from crparse.store.index import stored_bytes
 
     found, unread = [], []
     with connect(db, readonly=True) as store:
+        undated = undated_count(store)
         for rid, _, path in dated_releases(store):
             try:
                 stored_bytes(store, rid)
@@ -85,7 +89,7 @@ def _stored(db: str | None) -> tuple[list[Path], list[str]]:
                 unread.append(str(why.located(path)))
             else:
                 found.append(Path(path))
-    return found, unread
+    return found, unread, undated
 
 
 __all__ = ["add_commands"]

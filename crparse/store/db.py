@@ -405,6 +405,19 @@ def release_count_limit(db: sqlite3.Connection, count: int | None = None) -> Non
 
 
 @reads_store
+def undated_count(db: sqlite3.Connection) -> int:
+    """How many of the store's releases have no effective date (stored, left out of lineage)."""
+    return db.execute("SELECT count(*) FROM releases WHERE date IS NULL").fetchone()[0]
+
+
+def undated_said(db: sqlite3.Connection) -> str:
+    """"; its N release(s) have no effective date, and ..." when the store holds only such: what a
+    command that follows dated releases says instead of "index some" (sweep 14)."""
+    n = undated_count(db)
+    return (f": the store's {n} release(s) have no effective date, and lineage follows dated releases only"
+            if n else "")
+
+
 def dated_releases(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
     """(id, date, path) of the dated releases, in date order (one per date: the first stored)."""
     release_count_limit(db)

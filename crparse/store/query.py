@@ -45,7 +45,10 @@ def release_at(db: sqlite3.Connection, date: str | None) -> tuple[int, str]:
     month or a year (crparse.dates): the release in force at its end."""
     releases = [r for r in dated_releases(db) if _has_lineage(db, r[0])]
     if not releases:
-        raise CrparseError("the store has no lineage yet: run `crparse index DIR`")
+        from crparse.store.db import undated_said
+
+        said = undated_said(db)
+        raise CrparseError(f"the store has no lineage{said}" if said else "the store has no lineage yet: run `crparse index DIR`")
     if date is None:
         return releases[-1][0], releases[-1][1]
     date = last_day(date)
