@@ -473,3 +473,14 @@ def test_a_store_of_undated_releases_says_so(tmp_path):
     assert undated in _one_line_refusal(run_limited(["history", "100.1", "--db", db]))
     assert undated in run_limited(["identify", str(path), "--db", db]).stdout.decode()
     assert undated in _one_line_refusal(run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")]))
+
+
+def test_two_texts_of_one_date_are_said_when_indexed(tmp_path):
+    """Both stored, one followed by lineage, history and diff, and said nowhere (sweep 14)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "a.txt", "2020-01-01")
+    _release(folder, "b.txt", "2020-01-01", rule_text="Another text.")
+    result = run_limited(["index", str(folder), "--db", str(tmp_path / "s.sqlite")])
+    assert result.returncode == 0, result
+    assert "2020-01-01: 2 different texts (" in result.stderr.decode() and "lineage follows the first stored" in result.stderr.decode()

@@ -107,6 +107,8 @@ def run_index(args) -> int:
         say(f"crparse: {message}")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
+    for same in report.same_date:
+        say(f"crparse: {path}: {same}")
     for repeated in report.repeated:  # said, not silently dropped (sweep 14)
         say(f"crparse: {repeated}: numbered more than once in the release: the store keeps the first of each "
             "(history and search show it; parse shows all)")

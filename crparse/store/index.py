@@ -44,6 +44,7 @@ class Report:
     refused: list[str] = field(default_factory=list)  # one-line messages: inputs refused or not read (exit status 2)
     passed_over: list[str] = field(default_factory=list)  # what a walk met that is no document (a FIFO): said only
     undated: list[str] = field(default_factory=list)
+    same_date: list[str] = field(default_factory=list)  # "DATE: 2 different texts (...)": one date, several releases
     repeated: list[str] = field(default_factory=list)  # "PATH: 702.30d, ...": units after the first of their key, not stored
     moved: int = 0  # releases already stored, their path updated to where their file is now
     aligned: int = 0  # pairs of releases aligned in this run
@@ -215,7 +216,20 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     report.aligned += _align_steps(db, chain or _Chain(db), cache, progress)
     if report.added or report.aligned or _lineage_missing(db):
         report.lineages = _write_lineages(db)
+    # Two texts of one date: lineage, history and diff follow the first stored; said on each run,
+    # as long as the store holds both (it was said nowhere: sweep 14)
+    for date, paths in _same_dates(db):
+        report.same_date.append(f"{date}: {len(paths)} different texts ({', '.join(paths[:3])}"
+                                f"{', ...' if len(paths) > 3 else ''}): lineage follows the first stored")
     return report
+
+
+def _same_dates(db: sqlite3.Connection) -> list[tuple[str, list[str]]]:
+    found: dict[str, list[str]] = {}
+    for date, path in db.execute("SELECT date, path FROM releases WHERE date IN (SELECT date FROM releases WHERE date "
+                                 "IS NOT NULL GROUP BY date HAVING count(*) > 1) ORDER BY date, id LIMIT 1000"):
+        found.setdefault(str(date), []).append(str(from_db_path(path)))
+    return list(found.items())
 
 
 def _moved(stored: dict[str, tuple[int, str]], found_at: dict[int, list[str]]) -> dict[int, str]:
