@@ -135,3 +135,14 @@ def test_the_header_code_page_is_the_file_s(header, body, accent):
     rtf = "{\\rtf1" + header + " " + body + RTF_RULES.replace("Rule 100.4.", "It" + accent + "s rule 100.4.") + "}"
     shown = {"\\'d5": "\u2019", "\\'92": "\u2019", "\\'e9": "\u00e9"}[accent]  # in the header's code page
     assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.4").text == f"It{shown}s rule 100.4."
+
+
+@pytest.mark.parametrize("typed", ["Files in C:\\\\bin0 and C:\\\\pictures.", "A \\pictfoo word.", "C:\\\\\\\\\\\\pictures"])
+def test_typed_pict_and_bin_are_text(typed):
+    """striprtf finds pictures by the substring "\\\\pict" once the file holds "\\\\bin": typed text
+    ("C:\\\\\\\\pictures") or a word starting so dropped the text up to the next "}" (sweep 15); and
+    a typed "C:\\\\\\\\bin" was refused as a \\\\bin without a length."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule 100.2. " + typed + " Kept.") + "{\\pict\\bin2 ab}}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text.endswith(" Kept."), doc.rule("100.2").text
+    assert "100.4" in doc

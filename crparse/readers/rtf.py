@@ -23,6 +23,18 @@ _CODECS = {10000: "mac_roman", 437: "cp437", 850: "cp850", 1252: "cp1252", 1250:
 # A `\uN` escape as striprtf reads it (its control-word pattern: a lowercase "u", at most ten
 # digits); an escaped backslash is matched first, so that "\\u123" stays text.
 _ESCAPE = re.compile(r"\\\\|\\u(-?\d{1,10})|\\uc(?![A-Za-z0-9-])")
+_TYPED_KEYWORD = re.compile(r"(?<!\\)(\\++)(?=(pict[a-zA-Z]?|bin))")
+
+
+def _untyped(match: re.Match) -> str:
+    """Backslashes before "pict" or "bin": an even run is typed text, its last backslash then
+    written as the byte it is; an odd one ends in a control word, renamed if it only starts so."""
+    run = match[1]
+    if len(run) % 2 == 0:
+        return run[:-2] + "\\'5c"
+    return run[:-1] + "\\crparse" if match[2].startswith("pict") and len(match[2]) == 5 else run
+
+
 _ANSICPG = re.compile(r"(\\\\)|\\ansicpg(?=-?[0-9])")
 _FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
 # Stands for an escape out of Unicode's range in striprtf's output: a noncharacter, which no
@@ -47,9 +59,15 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # striprtf takes each \ansicpgN as the code page from there on, "cpN", and UTF-8 for one Python
     # lacks: a Mac file's \ansicpg10000 read its accented letters as U+FFFD, and one in the body
     # switched the rest of the file (sweep 14). The header's, read above, is the file's.
+    binary = _check_binary(rtf) + _not_read(rtf)  # on the file as it is: its offsets are the file's
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
-    binary = _check_binary(rtf) + _not_read(rtf)
+    # striprtf finds pictures and their data by the substrings "\pict" and "\bin": typed text
+    # ("C:\\pictures", "C:\\bin0") and a control word that starts so ("\pictfoo") dropped the
+    # text up to the next "}", or refused the file (sweep 15). A typed backslash before them is
+    # written as the byte it is, and such a word renamed.
+    if "\\pict" in rtf or "\\bin" in rtf:
+        rtf = _TYPED_KEYWORD.sub(_untyped, rtf)
     rtf, stray = _stray_closings(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
@@ -196,6 +214,9 @@ def _check_binary(rtf: str) -> list[Diagnostic]:
     said: list[Diagnostic] = []
     at = rtf.find("\\bin")
     while at >= 0:
+        if _typed(rtf, at):  # "C:\\bin": text, written as such before striprtf reads it
+            at = rtf.find("\\bin", at + 4)
+            continue
         digits = _DIGITS.match(rtf, at + 4)[0]
         if not digits or not digits.isascii() or len(digits) > 4300:
             line = rtf.count("\n", 0, at) + 1
@@ -218,6 +239,14 @@ def _check_binary(rtf: str) -> list[Diagnostic]:
                                    "skipped as binary data, text included"))
         at = rtf.find("\\bin", at + 4)
     return said
+
+
+def _typed(rtf: str, at: int) -> bool:
+    """Whether the backslash at `at` is the second of an escaped pair (typed text)."""
+    before = at
+    while before > 0 and rtf[before - 1] == "\\":
+        before -= 1
+    return (at - before) % 2 == 1
 
 
 # What str.isdigit takes among the characters of a file decoded as latin-1, as striprtf reads it
