@@ -790,10 +790,11 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     _check_substitutions(text)
     _check_substitution_nodes(text)
     _check_tables(text)
-    # docutils reads an enumerator with int(), which refuses over 4,300 digits: the whole file
-    # was refused with Python's advice to call sys.set_int_max_str_digits (sweep 14). Escaped,
-    # it is the paragraph's text, as it is shown.
-    text = _LONG_ENUMERATOR.sub(r"\g<1>\\\g<2>", text)
+    # docutils reads an enumerator with int(), which refuses over 4,300 digits (and writes the
+    # next one with str(), past 4,299): the whole file was refused with Python's advice to call
+    # sys.set_int_max_str_digits (sweeps 14, 15: at a line's start, after "- ", in a field...).
+    # Every such run of digits is escaped: text, as it is shown.
+    text = _LONG_NUMBER.sub("\\\\", text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))
@@ -834,7 +835,7 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     return document
 
 
-_LONG_ENUMERATOR = re.compile(r"^([ \t]*\(?)([0-9]{4301,}[.)])", re.MULTILINE)
+_LONG_NUMBER = re.compile(r"(?<![0-9\\])(?=[0-9]{4299})")
 _LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
 
 
