@@ -51,6 +51,8 @@ def read_text(path: Path) -> str:
     try:
         return "\n".join(decode_bytes(data).lines)
     except CrparseError as err:
+        if not err.message.startswith("binary data"):  # UTF-32, say: a text it cannot read, said (sweep 15)
+            raise err.located(str(path)) from None
         raise NotText(err.message, path=str(path), line=err.line) from None
 
 

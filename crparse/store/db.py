@@ -119,8 +119,10 @@ def store_error(err: Exception, path: str | None) -> CrparseError:
     if isinstance(err, sqlite3.DataError) and "too big" in message:
         return DamagedStore(too_long_value(), path=path)
     if isinstance(err, sqlite3.OperationalError) and any(
-            word in message for word in ("locked", "busy", "disk is full", "readonly", "unable to open")):
-        return CrparseError(f"the store: {message}", path=path)
+            word in message for word in ("locked", "busy", "disk is full", "readonly", "unable to open", "disk I/O")):
+        # a write the disk refused (full, a file size limit: "disk I/O error") is no damage (sweep 15)
+        return CrparseError(f"the store: {message}" + (" (a full disk, or a file size limit?)" if "I/O" in message else ""),
+                            path=path)
     return DamagedStore(f"the store is damaged ({type(err).__name__}: {message}): "
                         "rebuild it with `crparse index DIR --rebuild`", path=path)
 
