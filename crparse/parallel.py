@@ -82,10 +82,13 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     # Sharing, this process parses the first path and every (workers + 1)th after it while the
     # workers parse the others; a worker's result is read when its turn comes. At most two
     # rounds are in flight, so finished trees do not pile up ahead of a slow consumer.
+    from concurrent.futures.process import BrokenProcessPool
+
     step = workers + 1 if share else None
     ahead = 2 * (workers + 1)
     futures: dict[int, Future] = {}
     submitted = 0
+    i = 0
     try:
         for i, p in enumerate(paths):
             while submitted < min(len(paths), i + ahead):
@@ -96,8 +99,17 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
                 yield _unpacked(futures.pop(i).result())
             else:
                 yield _attempt(p, format, then)
+    except BrokenProcessPool:
+        # a worker killed from outside (the out-of-memory killer, a user): the pool is gone, and
+        # each file not yet read is refused in one line, not the run with a traceback (sweep 15)
+        for p in paths[i:]:
+            yield _stopped().located(p)
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+def _stopped() -> CrparseError:
+    return CrparseError("the process parsing it was stopped from outside crparse (killed, or out of memory): not read")
 
 
 class _Child:
@@ -116,6 +128,7 @@ class _Child:
             _die_with(parent)
             _child(writable, path, format, then)  # never returns
         os.close(writable)
+        self.path = path
         self.pipe = os.fdopen(readable, "rb")
 
     def result(self) -> Any:
@@ -130,7 +143,7 @@ class _Child:
         if data[:1] == b"E":
             raise pickle.loads(data[1:])
         if data[:1] != b"P":
-            raise RuntimeError("a parsing process ended without a result (killed, or out of memory)")
+            return _stopped().located(self.path)  # as a refusal of that file is returned
         return pickle.loads(data[1:])
 
     def end(self) -> None:

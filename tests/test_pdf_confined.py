@@ -316,3 +316,55 @@ def test_a_slot_that_never_comes_back_does_not_stop_reads(monkeypatch):
     finally:
         os.close(confine._slots[0])
         os.close(confine._slots[1])
+
+
+def test_a_huge_predictor_row_costs_no_more_than_the_data():
+    """/Columns 2^28: rows of 256 MiB were made for 47 bytes, and the file refused as a bomb for
+    the checker's own memory (sweep 15)."""
+    import resource
+    import time
+
+    from crparse.readers.pdf.predictors import Predictor, unpredicted
+
+    before, started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time()
+    assert unpredicted(b"\x02abc", Predictor((12, 1, 8, 2**28 - 1))) == b"abc"
+    assert time.process_time() - started < 0.5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 << 10  # KiB
+
+
+def test_each_decoding_of_an_object_stream_counts_its_objects_once():
+    """The raw and the predictor-undone data of one stream counted each object twice, so eight
+    incremental updates passed the 16 definitions a PDFium reads fine (sweep 15)."""
+    from crparse.readers.pdf.syntax import Objects
+
+    objects = Objects(b"%PDF-1.7\n")
+    objects.add_object_stream(b"3 0 << /Type /Page >>", 4, where=100)
+    objects.add_object_stream(b"\x003 0 << /Type /Page >>", 5, where=100)  # another decoding of it
+    objects.add_object_stream(b"3 0 << /Type /Page >>", 4, where=900)  # another stream
+    assert objects.defined(3) == 2
+
+
+def test_a_worker_stopped_from_outside_refuses_its_files_in_one_line(tmp_path, monkeypatch):
+    """A pool worker killed by the out-of-memory killer: exit 3, "BrokenProcessPool" (sweep 15)."""
+    import signal
+
+    from crparse.errors import CrparseError
+    from crparse.parallel import parse_all
+
+    paths = []
+    for i in range(4):
+        paths.append(tmp_path / f"2020-0{i + 1}-01.pdf")
+        paths[-1].write_bytes(make_pdf(RULES))
+    parent = os.getpid()
+
+    def killed(raw, path):  # in the confined child of a worker: its worker dies
+        if os.getppid() != parent:
+            os.kill(os.getppid(), signal.SIGKILL)
+        return _read_as_before(raw, path)
+
+    monkeypatch.setattr(pdf, "_read", killed)
+    monkeypatch.setenv("CRPARSE_JOBS", "3")
+    found = list(parse_all(paths))
+    assert len(found) == 4
+    stopped = [f for f in found if isinstance(f, CrparseError)]
+    assert stopped and all("stopped from outside crparse" in str(f) for f in stopped)

@@ -203,7 +203,7 @@ class _Content:
                 for i, data in enumerate(place.packed or ()):
                     if data and data not in place.packed[:i]:
                         self.packed.append(data)
-                        self.objects.add_object_stream(data, place.first)
+                        self.objects.add_object_stream(data, place.first, place.start)
         self.per_code = self._per_code()
         # Fonts matter for their glyphs, if Type3 (see _type3): none named, none noted.
         self.type3 = any(_TYPE3.search(text) for text in [raw, *self.packed])

@@ -65,7 +65,8 @@ def unpredicted(data: bytes, settings: Predictor) -> bytes:
     predictor, colors, bits, columns = settings
     if not (1 <= colors <= 32 and bits in (1, 2, 4, 8, 16) and 1 <= columns and colors * bits * columns < 2**31):
         return b""  # PDFium gives nothing
-    row = (colors * bits * columns + 7) // 8
+    # no row is longer than the data: a /Columns of 2^28 made rows of 256 MiB for 47 bytes (sweep 15)
+    row = min((colors * bits * columns + 7) // 8, max(len(data), 1))
     step = max(1, colors * bits // 8)
     if predictor >= 10:
         return _png(data, row, step)

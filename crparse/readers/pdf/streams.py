@@ -350,7 +350,7 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
                         data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
                         data = data if chain else _raw_data(raw, eol.end())
                         for packed in [data, *(unpredicted(data, p) for p in settings)]:
-                            objects.add_object_stream(packed, first)
+                            objects.add_object_stream(packed, first, eol.end())
             done.append(keyword)
         if not done:
             break

@@ -88,7 +88,8 @@ class Objects:
         self.object_streams: list[tuple[bytes, int, list[bytes], dict | None]] = []
         self.packed_in: dict[int, list[int]] = {}
         self.packed_count: dict[int, int] = {}
-        self._added: set[tuple[int, bytes]] = set()
+        self._added: set[tuple[int | None, int, bytes]] = set()
+        self._counted: set[tuple[int, int]] = set()  # (where a stream's data starts, a number it holds)
         self._in_file: dict[int, list[bytes]] = {}  # number -> its definitions in the file's text (definitions)
         # (number, depth) -> the filter chains the object stands for (filters.value_chains): a
         # reference read once, however many refer to it (three objects of 16 definitions, each
@@ -145,20 +146,25 @@ class Objects:
             self._in_file[number] = out
         return self._in_file[number] + self._packed_bodies(number)
 
-    def add_object_stream(self, data: bytes, first: int) -> None:
+    def add_object_stream(self, data: bytes, first: int, where: int | None = None) -> None:
         """The objects of an object stream (its data decoded): pairs of an object number and an
         offset from `first`, then the objects, each up to the next one. Only the numbers are
-        indexed here; an object is cut out when asked for (_packed_bodies)."""
-        if (first, data) in self._added:
+        indexed here; an object is cut out when asked for (_packed_bodies). `where`: where the
+        stream's data starts, so that each of its decodings (filter chains, a predictor undone
+        or not) counts an object once among its definitions (twice halved the limit: sweep 15)."""
+        if (where, first, data) in self._added:
             return  # the same stream decoded again (by the check, then for the content check)
-        self._added.add((first, data))
+        self._added.add((where, first, data))
         self.chains.clear()  # an object not found before may be in this one
         numbers = [integer(word) for word in _NUMBER_WORD.findall(COMMENT.sub(b" ", data[: max(first, 0)]))]
         self.object_streams.append((data, first, numbers, None))
         at = len(self.object_streams) - 1
         for number in numbers[0::2]:
             if number:
-                self.packed_count[number] = self.packed_count.get(number, 0) + 1
+                if where is None or (where, number) not in self._counted:
+                    self.packed_count[number] = self.packed_count.get(number, 0) + 1
+                    if where is not None:
+                        self._counted.add((where, number))
                 streams = self.packed_in.setdefault(number, [])
                 if not streams or streams[-1] != at:
                     streams.append(at)
