@@ -297,25 +297,31 @@ def test_a_limit_too_small_for_pdfium_itself_is_named(document, memory):
     assert result.returncode == 0 or (result.returncode == 2 and "CRPARSE_MAX_PDF_MEMORY" in said), said
 
 
-def test_a_slot_that_never_comes_back_does_not_stop_reads(monkeypatch):
-    """A worker killed while it held a slot would have left the others waiting for ever: a
-    wait ends within the longest a read may run, and the read then runs."""
+def test_a_slot_held_by_a_process_that_dies_is_free_again(monkeypatch):
+    """A pipe of tokens lost the token of a worker killed from outside, and the other readers
+    waited for ever (sweep 15): a slot is a lock, which the kernel releases with its holder; a
+    wait ends anyway within the longest a read may run."""
+    import signal
     import time
 
     from crparse.readers.pdf import confine
 
     monkeypatch.setattr(confine, "_slots", None)
+    monkeypatch.setattr(confine, "_opened", (0, []))
+    monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "512M")  # one slot
     confine.share_slots()
-    try:
-        assert confine._take_slot(time.monotonic() + 1) and confine._take_slot(time.monotonic() + 1)
-        started = time.monotonic()
-        assert not confine._take_slot(started + 0.3)  # both held, by readers that are gone
-        assert 0.3 <= time.monotonic() - started < 2
-        os.write(confine._slots[1], b"+")
-        assert confine._take_slot(time.monotonic() + 1)
-    finally:
-        os.close(confine._slots[0])
-        os.close(confine._slots[1])
+    holder = os.fork()
+    if holder == 0:
+        confine._take_slot(time.monotonic() + 5)
+        time.sleep(60)
+        os._exit(0)
+    time.sleep(0.5)
+    started = time.monotonic()
+    assert confine._take_slot(started + 0.3) is None  # held by the other process
+    assert 0.3 <= time.monotonic() - started < 2
+    os.kill(holder, signal.SIGKILL)
+    os.waitpid(holder, 0)
+    assert confine._take_slot(time.monotonic() + 2) is not None  # freed with its holder
 
 
 def test_a_huge_predictor_row_costs_no_more_than_the_data():

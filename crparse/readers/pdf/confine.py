@@ -37,7 +37,7 @@ MAX_PDF_SECONDS = 10  # of CPU: the official releases take under 2 s
 ALL_READS_MEMORY = 512 * 2**20
 _EXIT_UNPICKLABLE = 70
 
-_slots: tuple[int, int] | None = None  # a pipe holding a byte for each read that may start; see share_slots
+_slots: tuple[str, int] | None = None  # the slots' directory and their number; see share_slots
 
 
 def max_pdf_memory() -> int:
@@ -55,36 +55,51 @@ def confined(read: Callable[..., T], *args) -> T:
     # past a day or a terabyte, a limit is none in practice (and select's timeout and
     # setrlimit overflow far below MAX_SETTING: exit 3 at CRPARSE_MAX_PDF_SECONDS=1e99)
     memory, seconds = min(max_pdf_memory(), 2**40), min(max_pdf_seconds(), 86_400)
-    if _slots is None or not _take_slot(time.monotonic() + 4 * seconds + 30):
-        # none: not shared, or none came back within the longest a read may run (a worker killed
-        # while it held one): the read runs rather than wait for ever
-        return _confined(memory, seconds, read, args)
+    slot = _take_slot(time.monotonic() + 4 * seconds + 30) if _slots is not None else None
     try:
+        # without one (not shared, or none free within the longest a read may run) it runs
         return _confined(memory, seconds, read, args)
     finally:
-        os.write(_slots[1], b"+")
+        if slot is not None:
+            import fcntl
+
+            fcntl.flock(slot, fcntl.LOCK_UN)
 
 
-def _take_slot(deadline: float) -> bool:
-    """Takes a byte from the slots' pipe, waiting while as many reads as may run at once are
-    running; False past `deadline`. The pipe does not block: another process may take the byte
-    select saw."""
-    while (left := deadline - time.monotonic()) > 0:
-        if select.select([_slots[0]], [], [], left)[0]:
+_opened: tuple[int, list[int]] = (0, [])  # (the process, its descriptors of the slots' lock files)
+
+
+def _take_slot(deadline: float) -> int | None:
+    """A descriptor holding one of the slots' locks, taken while as many reads as may run at
+    once are running; None past `deadline`. A lock held by a process that dies is released by
+    the kernel: a pipe of tokens lost the token of a worker killed from outside, and the
+    others waited for ever (sweep 15). Each process opens the files itself: a lock belongs to
+    an open file, which a forked process would share with its parent."""
+    global _opened
+    import fcntl
+
+    directory, count = _slots
+    if _opened[0] != os.getpid():
+        _opened = (os.getpid(), [os.open(os.path.join(directory, str(i)), os.O_RDWR | os.O_CLOEXEC)
+                                 for i in range(count)])
+    while True:
+        for fd in _opened[1]:
             try:
-                if os.read(_slots[0], 1):
-                    return True
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
             except BlockingIOError:
                 continue
-    return False
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
 
 
 def share_slots() -> None:
     """Bounds the reads that run at once in the workers about to be forked, and in this process:
     without it, CRPARSE_JOBS=8 workers reading bombs held 8 times the limit (sweep 13: 3.7 GiB).
-    They share a pipe holding one byte per read that may run (as make's jobserver does); a
-    read takes one and puts it back when it ends. Called where workers are forked; a
-    process that inherited the pipe keeps it."""
+    The slots are lock files in a directory of their own, one per read that may run; a read
+    holds one's lock while it runs. Called where workers are forked; a process that inherited
+    them keeps them."""
     global _slots
     if _slots is not None or not hasattr(os, "fork"):
         return
@@ -92,10 +107,17 @@ def share_slots() -> None:
         memory = max_pdf_memory()
     except CrparseError:
         return  # the first read names the setting that is wrong
-    readable, writable = os.pipe()
-    os.write(writable, b"+" * max(1, min(ALL_READS_MEMORY // memory, 64)))
-    os.set_blocking(readable, False)
-    _slots = readable, writable
+    import atexit
+    import shutil
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="crparse-slots-")
+    count = max(1, min(ALL_READS_MEMORY // memory, 64))
+    for i in range(count):
+        os.close(os.open(os.path.join(directory, str(i)), os.O_CREAT | os.O_WRONLY, 0o600))
+    owner = os.getpid()
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, ignore_errors=True))
+    _slots = directory, count
 
 
 def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) -> T:
