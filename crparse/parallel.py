@@ -134,8 +134,10 @@ class _Child:
     def result(self) -> Any:
         with self.pipe:
             data = self.pipe.read()
-        os.waitpid(self.pid, 0)
+        _, status = os.waitpid(self.pid, 0)
         self.pid = None
+        if status != 0:  # killed while it wrote: what came is cut short (exit 3 on decoding it: sweep 16)
+            return _stopped().located(self.path)
         if data[:1] == b"M":
             return data[1:]
         import pickle

@@ -538,7 +538,14 @@ def test_a_rst_list_item_of_a_number_python_will_not_read(item):
     rules = "".join(f"100.{i}. Rule text {i}.\n\n" for i in range(1, 6))
     text = "100. General\n------------\n\n" + rules + item
     doc = crparse.parse(text.encode(), format="rst")
-    assert "9" * 4300 in doc.rule("100.5").text
+    assert "one" in doc.rule("100.5").text and "\\" not in doc.rule("100.5").text
+
+
+def test_a_long_number_in_a_rst_literal_is_kept_as_it_is():
+    """Escaping the digits (sweep 15) showed a backslash in literals (sweep 16)."""
+    rules = "".join(f"100.{i}. Rule text {i}.\n\n" for i in range(1, 6)).replace("Rule text 3.", "Number ``" + "7" * 4400 + "`` here.")
+    doc = crparse.parse(("100. General\n------------\n\n" + rules).encode(), format="rst")
+    assert doc.rule("100.3").text == "Number " + "7" * 4400 + " here."
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x1c", "\x85", "\x0c"])

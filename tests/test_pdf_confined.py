@@ -374,3 +374,25 @@ def test_a_worker_stopped_from_outside_refuses_its_files_in_one_line(tmp_path, m
     assert len(found) == 4
     stopped = [f for f in found if isinstance(f, CrparseError)]
     assert stopped and all("stopped from outside crparse" in str(f) for f in stopped)
+
+
+def test_a_parse_killed_while_it_sends_its_tree_is_a_refusal(tmp_path):
+    """diff's second process, killed while it wrote its tree into the pipe: what came was cut
+    short, and decoding it was exit 3, "Input data was truncated" (sweep 16)."""
+    import signal
+    import time
+
+    from crparse.errors import CrparseError
+    from crparse.parallel import _Child
+
+    rules = "".join(f"100.{i}. The text of rule {i}, long enough to fill a pipe with its tree.\n\n" for i in range(1, 3000))
+    path = tmp_path / "2020-01-01.txt"
+    path.write_text("Magic: The Gathering Comprehensive Rules\n\n100. General\n\n" + rules, encoding="utf-8")
+    child = _Child(str(path), None, None)
+    try:
+        time.sleep(3)  # parsed, and blocked writing a tree larger than the pipe holds
+        os.kill(child.pid, signal.SIGKILL)
+        found = child.result()
+    finally:
+        child.end()
+    assert isinstance(found, CrparseError) and "stopped from outside crparse" in str(found)

@@ -39,6 +39,7 @@ import difflib
 import io
 import os
 import re
+import sys
 from contextlib import contextmanager
 
 from dataclasses import dataclass, field
@@ -97,6 +98,13 @@ Span = tuple[int, int]
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
+    # docutils reads enumerators and option values with int() and writes numbers with str(), as
+    # this reader does, which Python refuses past 4,300 digits: the file was refused with
+    # Python's advice to call sys.set_int_max_str_digits (sweeps 14, 15); escaping the digits
+    # showed a backslash in literals (sweep 16). No line docutils reads is longer than its
+    # line_length_limit (10,000), so no number is either: each conversion costs ~1 ms at most.
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(max(digits, _MOST_DIGITS) if digits else 0)
     try:
         return _read(raw, path)
     except RecursionError:  # the pre-scan bounds nesting: this is markup it does not see as nested
@@ -105,6 +113,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     except MemoryError:
         raise RefusedInput("cannot read this reStructuredText: out of memory building its document tree "
                            "(markup nested or repeated past what memory holds)") from None
+    finally:
+        sys.set_int_max_str_digits(digits)
+
+
+_MOST_DIGITS = 20_000  # above docutils' line_length_limit, so above any number in a line it reads
 
 
 def _read(raw: bytes, path: str | None) -> Extract:
@@ -790,11 +803,6 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     _check_substitutions(text)
     _check_substitution_nodes(text)
     _check_tables(text)
-    # docutils reads an enumerator with int(), which refuses over 4,300 digits (and writes the
-    # next one with str(), past 4,299): the whole file was refused with Python's advice to call
-    # sys.set_int_max_str_digits (sweeps 14, 15: at a line's start, after "- ", in a field...).
-    # Every such run of digits is escaped: text, as it is shown.
-    text = _LONG_NUMBER.sub("\\\\", text)
     # Undefined substitutions are the CR's symbols ({T}, {W}): define them after the last line,
     # so that no line moves.
     defined = set(_DEFINED.findall(text))
@@ -835,7 +843,6 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     return document
 
 
-_LONG_NUMBER = re.compile(r"(?<![0-9\\])(?=[0-9]{4299})")
 _LINE_LENGTH_LIMIT = re.compile(r"Line (\d+) exceeds the line-length-limit\.")
 
 

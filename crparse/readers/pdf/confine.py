@@ -112,11 +112,11 @@ def share_slots() -> None:
     import tempfile
 
     directory = tempfile.mkdtemp(prefix="crparse-slots-")
+    owner = os.getpid()
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, ignore_errors=True))
     count = max(1, min(ALL_READS_MEMORY // memory, 64))
     for i in range(count):
         os.close(os.open(os.path.join(directory, str(i)), os.O_CREAT | os.O_WRONLY, 0o600))
-    owner = os.getpid()
-    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, ignore_errors=True))
     _slots = directory, count
 
 
