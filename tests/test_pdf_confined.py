@@ -20,6 +20,23 @@ from crparse.errors import RefusedInput
 RULES = [[(72, 700, "100.1. These Magic rules apply to any Magic game."), (72, 686, "100.2. To play, each player needs a deck.")]]
 
 
+@pytest.fixture(autouse=True)
+def own_slots():
+    """Each test starts with no PDF slots shared, and the slots a test made are removed after
+    it (their directory is removed at the exit of the process that made them, which a test's
+    process reaches only at its own end, if at all)."""
+    import shutil
+
+    from crparse.readers.pdf import confine
+
+    before = confine._slots
+    confine._slots = None
+    yield
+    made, confine._slots = confine._slots, before
+    if made is not None:
+        shutil.rmtree(made[0], ignore_errors=True)
+
+
 @pytest.fixture
 def document(tmp_path):
     path = tmp_path / "rules.pdf"
