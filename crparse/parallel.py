@@ -27,9 +27,7 @@ from crparse.errors import CrparseError, SettingError
 from crparse.limits import jobs_given, not_a_setting
 from crparse.nodes import Document
 from crparse.pipeline import parse
-
-_PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
-
+from crparse.processes import die_with
 
 def jobs() -> int:
     """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
@@ -78,7 +76,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     from concurrent.futures import Future, ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_die_with, initargs=(os.getpid(),))
+                               initializer=die_with, initargs=(os.getpid(),))
     # Sharing, this process parses the first path and every (workers + 1)th after it while the
     # workers parse the others; a worker's result is read when its turn comes. At most two
     # rounds are in flight, so finished trees do not pile up ahead of a slow consumer.
@@ -125,7 +123,7 @@ class _Child:
             os.close(readable)
             # a caller that refuses the other release exits without closing this generator: its
             # child would parse on for seconds after the command has ended
-            _die_with(parent)
+            die_with(parent)
             _child(writable, path, format, then)  # never returns
         os.close(writable)
         self.path = path
@@ -189,19 +187,6 @@ def _child(pipe: int, path: str, format: str | None, then: Callable[[Document], 
         status = 0
     finally:
         os._exit(status)
-
-
-def _die_with(parent: int) -> None:
-    """A worker ends with the process that started it, even one killed with SIGKILL (which
-    runs no clean-up): otherwise it would wait for work forever, holding the caller's stdout."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: the pool's own shutdown has to do
-        pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 def _attempt(path: str, format: str | None, then: Callable[[Document], Any] | None = None) -> Any:

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 from crparse.errors import CrparseError, RefusedInput
 from crparse.limits import setting
+from crparse.processes import die_with
 from crparse.readers.limits import size
 
 T = TypeVar("T")
@@ -132,7 +133,7 @@ def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) ->
                            "of processes?)") from None
     if pid == 0:
         os.close(readable)
-        _die_with(parent)
+        die_with(parent)
         _child(writable, memory, seconds, read, args)  # never returns
     os.close(writable)
     try:
@@ -247,19 +248,6 @@ def _outcome(data: bytes):
         return pickle.loads(data)  # written by our own child, through a pipe
     except Exception:  # noqa: BLE001 - cut short: the child died while writing
         return None
-
-
-def _die_with(parent: int) -> None:
-    """The child ends with the process that started it: killed alone, that process left it
-    reading on, up to its own limits (sweep 14)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux
-        return
-    if os.getppid() != parent:  # it died before prctl took effect
-        os._exit(1)
 
 
 # What PDFium does when an allocation fails or it crashes; any other signal came from outside
