@@ -239,7 +239,7 @@ class _Content:
                 for early in earlies(chain):
                     budget = _stream_budget("the streams of this PDF")
                     data = b"".join(decode(self.raw, place.start, chain, early, budget, place.part, []))
-                    for undone in [data, *(unpredicted(data, p) for p in place.predictors or ())]:
+                    for undone in [data, *(unpredicted(data, p, self.objects) for p in place.predictors or ())]:
                         if undone not in out:
                             out.append(undone)
         return out[: MAX_CHAINS]

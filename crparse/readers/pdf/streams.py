@@ -227,7 +227,7 @@ def check_streams(raw: bytes, found: dict[int, list[StreamAt]], objects: Objects
                     # decodes the stream, and undoes the predictor, whatever the bytes show
                     place.draws = place.inline = True
                     for data in list(place.packed or ()):
-                        place.packed.extend(unpredicted(data, p) for p in place.predictors)
+                        place.packed.extend(unpredicted(data, p, objects) for p in place.predictors)
                 found.setdefault(header[0], []).append(place)
                 region_own = place.own
             previous = start
@@ -349,7 +349,7 @@ def _index_object_streams(raw: bytes, objects: Objects) -> None:
                     if chain is not None:
                         data = b"".join(decode(raw, eol.end(), chain, early, budget, part, []))
                         data = data if chain else _raw_data(raw, eol.end())
-                        for packed in [data, *(unpredicted(data, p) for p in settings)]:
+                        for packed in [data, *(unpredicted(data, p, objects) for p in settings)]:
                             objects.add_object_stream(packed, first, eol.end())
             done.append(keyword)
         if not done:

@@ -95,6 +95,7 @@ class Objects:
         # reference read once, however many refer to it (three objects of 16 definitions, each
         # an array of 32 references to the next, were read 16^3 * 32^3 times: sweep 12)
         self.chains: dict[tuple[int, int], list] = {}  # number -> how many times object streams hold it
+        self.predicted = 0  # the work of undoing its streams' predictors so far (predictors.MAX_PREDICTED_WORK)
 
     def _indexed(self) -> dict[int, list[int]]:
         """OBJ's matches, found in the bytes reversed: the pattern then starts with a literal
