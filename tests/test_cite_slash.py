@@ -124,8 +124,10 @@ def test_a_file_of_a_walk_that_cannot_be_read_is_said(tmp_path, capsys):
     (code / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 2)
     (code / "ok.c").write_text("// CR 704.5k\n", encoding="utf-8")
     (code / "wide.c").write_text("// CR 999.9z\n", encoding="utf-32")  # text, if one it cannot read (sweep 15)
+    (code / "nul.c").write_bytes(b"// CR 999.9z\n" * 50 + b"int x;\0\n")  # a stray NUL in a text (sweep 16)
     assert main(["cite-check", str(code), "--cr", str(CR)]) == 2
     err = capsys.readouterr().err
     assert "big.c: " in err and "CRPARSE_MAX_INPUT" in err and "gone.c: " in err, err
     assert "wide.c: UTF-32 text is not supported" in err, err
+    assert "nul.c:51: binary data" in err, err
     assert "image.png" not in err and "1 citations in 1 files" in err, err

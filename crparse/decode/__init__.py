@@ -6,9 +6,9 @@ reports the encoding it chose and every kind of damage it saw, so later stages n
 """
 
 from crparse.decode.damage import find_damage
-from crparse.decode.detect import DecodedText, decode_bytes
+from crparse.decode.detect import DecodedText, decode_bytes, looks_binary
 
-__all__ = ["DecodedText", "decode", "decode_bytes", "find_damage"]
+__all__ = ["DecodedText", "decode", "decode_bytes", "find_damage", "looks_binary"]
 
 
 def decode(data: bytes) -> DecodedText:

@@ -171,7 +171,7 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
         if max(even, odd) > 0.8 * nuls and max(even, odd) > len(sample) // 4:
             codec = "utf-16-be" if even > odd else "utf-16-le"
             return _utf16(data, codec, diagnostics), codec, False
-    if nuls or len(_CONTROL_BYTES.findall(sample)) > max(8, len(sample) // 100):
+    if nuls or _many_controls(sample):
         offset = _first_control_offset(data)
         raise RefusedInput(
             "binary data, not text (control bytes such as NUL found)", line=data.count(b"\n", 0, offset) + 1
@@ -179,6 +179,16 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
     if data.isascii():
         return data.decode("ascii"), "ascii", False
     return _strict_or_mixed(data, diagnostics, None, bom=False)
+
+
+def _many_controls(sample: bytes) -> bool:
+    return len(_CONTROL_BYTES.findall(sample)) > max(8, len(sample) // 100)
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether data refused as binary is made of control bytes, as an image, an archive or an
+    object file is, rather than a text with a few of them (a stray NUL)."""
+    return _many_controls(data[:65536])
 
 
 def _first_control_offset(data: bytes) -> int:

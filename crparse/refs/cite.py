@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from crparse.decode import decode_bytes
+from crparse.decode import decode_bytes, looks_binary
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
 from crparse.limits import max_anchors, max_cited, max_input, max_references, too_many_anchors, too_many_cited, too_many_references
@@ -51,13 +51,16 @@ def read_text(path: Path) -> str:
     try:
         return "\n".join(decode_bytes(data).lines)
     except CrparseError as err:
-        if not err.message.startswith("binary data"):  # UTF-32, say: a text it cannot read, said (sweep 15)
+        # UTF-32, say, is a text it cannot read, said (sweep 15); so is a text with a stray
+        # NUL byte, whose citations went unread without a word (sweep 16)
+        if not err.message.startswith("binary data") or not looks_binary(data):
             raise err.located(str(path)) from None
         raise NotText(err.message, path=str(path), line=err.line) from None
 
 
 class NotText(CrparseError):
-    """A file that is no text (binary): in a directory walk, one of many a source tree holds."""
+    """A file that is no text (made of control bytes): in a directory walk, one of many a source
+    tree holds."""
 
 
 def citations(text: str, doc: Document, *, path: str = "<text>", targets: Lookup | None = None) -> list[Citation]:
