@@ -146,3 +146,28 @@ def test_typed_pict_and_bin_are_text(typed):
     doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
     assert doc.rule("100.2").text.endswith(" Kept."), doc.rule("100.2").text
     assert "100.4" in doc
+
+
+@pytest.mark.parametrize("picture", [
+    "{\\pict{\\*\\picprop{\\sp{\\sn x}{\\sv 1}}}\\bin12 100.9. Junk.}{}",  # a group opens the picture (N1)
+    "{\\pict\\bin16 }}}}100.9. Junk.}",  # braces in the data (N2)
+    "{\\pict\\bin16 {{{{100.9. Junk.}",
+    "{\\object{\\*\\objdata\\bin16 }}}}100.9. Junk.}}",  # data outside a picture
+    "{\\*\\shppict{\\pict\\bin17 }}}}\n100.9. Junk.}}",  # a line break in the data: line numbers stay
+])
+def test_binary_data_is_skipped_whatever_it_holds(picture):
+    """striprtf ended a picture at the first "}" within it, so the data after a group that opens
+    it was read as text, and braces in the data counted as groups: a stray "}" warned of, text
+    after it read (sweep 16). Binary data is skipped as RTF readers skip it, in any group."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("100.3. ", picture + "100.3. ") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3", "100.4"], doc.diagnostics
+    assert not any("Junk" in line for line in crparse.source_lines(rtf.encode("latin-1"), format="rtf"))
+    assert not [d for d in doc.diagnostics if d.severity != "info"], doc.diagnostics
+
+
+@pytest.mark.parametrize("length", ["9" * 5000, "99999999999999999999"])
+def test_a_bin_past_the_end_is_refused_without_pictures_too(length):
+    rtf = "{\\rtf1\\ansi " + RTF_RULES + "{\\object\\bin" + length + " ab}}"
+    with pytest.raises(RefusedInput, match=r"binary data follow, past the end of the file"):
+        crparse.parse(rtf.encode("latin-1"), format="rtf")

@@ -59,7 +59,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # striprtf takes each \ansicpgN as the code page from there on, "cpN", and UTF-8 for one Python
     # lacks: a Mac file's \ansicpg10000 read its accented letters as U+FFFD, and one in the body
     # switched the rest of the file (sweep 14). The header's, read above, is the file's.
-    binary = _check_binary(rtf) + _not_read(rtf)  # on the file as it is: its offsets are the file's
+    rtf, binary = _binary_data(rtf)  # on the file as it is: its offsets are the file's
+    binary += _not_read(rtf)
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
     # striprtf finds pictures and their data by the substrings "\pict" and "\bin": typed text
@@ -204,41 +205,57 @@ def _not_read(rtf: str) -> list[Diagnostic]:
     return [Diagnostic(None, "warning", "rtf-not-read", f"text the reader does not read: {said}")]
 
 
-def _check_binary(rtf: str) -> list[Diagnostic]:
-    """Refuses a `\\bin` striprtf cannot skip. It skips the binary data of a picture (`\\binN`
-    then N bytes) when the file holds both `\\pict` and `\\bin`, reading N as the digits after
-    each "\\bin" (str.isdigit, which takes "²" too): none, or more than Python converts, raised a
-    ValueError whose text was all the message said."""
-    if "\\pict" not in rtf or "\\bin" not in rtf:
-        return []
+def _binary_data(rtf: str) -> tuple[str, list[Diagnostic]]:
+    """The RTF without the data of its `\\binN` control words (N bytes of binary data), each
+    replaced by an empty group and the line breaks it held, so that the file's line numbers stay; and what was
+    said of them. RTF readers skip the data wherever it is. striprtf only does within a
+    `\\pict`, and counted a picture as ended at the first "}" of a group within it: the data
+    after "{\\pict{\\*\\picprop ...}" was read as text, and braces in the data as groups
+    (sweep 16). It is skipped here, before any other pass reads the file, and striprtf sees no
+    `\\binN` of its own. A `\\bin` with no length striprtf can read (it reads the digits after
+    each "\\bin" with str.isdigit, which takes "²" too) is refused where a picture makes it
+    read one: none, or more than Python converts, raised a ValueError whose text was all the
+    message said."""
+    if "\\bin" not in rtf:
+        return rtf, []
+    pictures = "\\pict" in rtf
     said: list[Diagnostic] = []
+    pieces, done = [], 0
     at = rtf.find("\\bin")
     while at >= 0:
         if _typed(rtf, at):  # "C:\\bin": text, written as such before striprtf reads it
             at = rtf.find("\\bin", at + 4)
             continue
         digits = _DIGITS.match(rtf, at + 4)[0]
-        if not digits or not digits.isascii() or len(digits) > 4300:
+        length = _ASCII_DIGITS.match(digits)[0]
+        if pictures and (not digits or length != digits or len(digits) > 4300):
             line = rtf.count("\n", 0, at) + 1
             shown = (digits[:20] + "...") if len(digits) > 20 else digits
             raise RefusedInput(f"a \\bin control word without a length striprtf can read (\\bin{shown}) in a file "
                                "with pictures: their binary data cannot be skipped", line=line)
-        if int(digits) > len(rtf) - (at + 4 + len(digits)):
-            # striprtf skips that many characters, past the end: all the text after it went,
-            # without a word (sweep 14)
-            raise RefusedInput(f"a \\bin control word in a file with pictures says {int(digits):,} bytes of binary data "
-                               "follow, past the end of the file: the text after it cannot be read",
+        if not length:  # "\\binary", "\\bin-5": no data follows, a control word RTF readers pass over
+            at = rtf.find("\\bin", at + 4)
+            continue
+        data = at + 4 + len(length) + (rtf[at + 4 + len(length) : at + 5 + len(length)] == " ")
+        if len(length) > 15 or int(length) > len(rtf) - data:
+            # the data would run past the end: all the text after it went, without a word (sweep 14)
+            raise RefusedInput(f"a \\bin control word says {int(length[:15]):,}{'...' if len(length) > 15 else ''} "
+                               "bytes of binary data follow, past the end of the file: the text after it cannot be read",
                                line=rtf.count("\n", 0, at) + 1)
-        data = at + 4 + len(digits) + (rtf[at + 4 + len(digits) : at + 5 + len(digits)] == " ")
-        after = rtf[data + int(digits) : data + int(digits) + 64].lstrip(" \t\r\n")
-        if int(digits) and not after.startswith("}") and len(said) < 16:
-            # A picture's data ends its group: what follows is no "}" when N runs into the text,
-            # which striprtf skips as data (half the glossary of a release: sweep 14)
-            said.append(Diagnostic(None, "warning", "rtf-binary", f"\\bin{digits} at byte {at:,} of the RTF file runs to "
-                                   f"byte {data + int(digits):,} without ending its picture: what lies there is "
+        end = data + int(length)
+        after = rtf[end : end + 64].lstrip(" \t\r\n")
+        if end > data and not after.startswith("}") and len(said) < 16:
+            # Binary data ends its group (a picture's, an object's): what follows is no "}" when
+            # N runs into the text, which is skipped as data (half the glossary of a release: sweep 14)
+            said.append(Diagnostic(None, "warning", "rtf-binary", f"\\bin{length} at byte {at:,} of the RTF file runs to "
+                                   f"byte {end:,} without ending its group: what lies there is "
                                    "skipped as binary data, text included"))
-        at = rtf.find("\\bin", at + 4)
-    return said
+        # an empty group ends the control word before it ("\\pict\\bin5 ab}{\\b" is no "\\pictb")
+        pieces += [rtf[done:at], "{}", "\n" * rtf.count("\n", at, end)]
+        done = end
+        at = rtf.find("\\bin", end)
+    pieces.append(rtf[done:])
+    return "".join(pieces), said
 
 
 def _typed(rtf: str, at: int) -> bool:
@@ -251,6 +268,7 @@ def _typed(rtf: str, at: int) -> bool:
 
 # What str.isdigit takes among the characters of a file decoded as latin-1, as striprtf reads it
 _DIGITS = re.compile("[0-9\u00b2\u00b3\u00b9]*")
+_ASCII_DIGITS = re.compile("[0-9]*")
 
 
 def _safe_escapes(rtf: str) -> str:
