@@ -148,6 +148,13 @@ def test_typed_pict_and_bin_are_text(typed):
     assert "100.4" in doc
 
 
+@pytest.mark.parametrize("codepage", ["1252", "500", "10000"])
+def test_a_typed_backslash_before_pict_stays_one_in_any_code_page(codepage):
+    rtf = ("{\\rtf1\\ansi\\ansicpg" + codepage + " " + RTF_RULES.replace("Rule 100.2.", "Rule 100.2. C:\\\\pictures.")
+           + "{\\pict\\bin2 ab}}")
+    assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.2").text == "Rule 100.2. C:\\pictures."
+
+
 @pytest.mark.parametrize("picture", [
     "{\\pict{\\*\\picprop{\\sp{\\sn x}{\\sv 1}}}\\bin12 100.9. Junk.}{}",  # a group opens the picture (N1)
     "{\\pict\\bin16 }}}}100.9. Junk.}",  # braces in the data (N2)

@@ -27,11 +27,12 @@ _TYPED_KEYWORD = re.compile(r"(?<!\\)(\\++)(?=(pict[a-zA-Z]?|bin))")
 
 
 def _untyped(match: re.Match) -> str:
-    """Backslashes before "pict" or "bin": an even run is typed text, its last backslash then
-    written as the byte it is; an odd one ends in a control word, renamed if it only starts so."""
+    """Backslashes before "pict" or "bin": an even run is typed text, parted from the word by an
+    empty group; an odd one ends in a control word, renamed if it only starts so. (Written as
+    the byte it is, "\\'5c", the backslash was "*" in a file of code page 500: sweep 16.)"""
     run = match[1]
     if len(run) % 2 == 0:
-        return run[:-2] + "\\'5c"
+        return run + "{}"
     return run[:-1] + "\\crparse" if match[2].startswith("pict") and len(match[2]) == 5 else run
 
 
