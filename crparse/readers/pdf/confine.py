@@ -38,7 +38,7 @@ MAX_PDF_SECONDS = 10  # of CPU: the official releases take under 2 s
 ALL_READS_MEMORY = 512 * 2**20
 _EXIT_UNPICKLABLE = 70
 
-_slots: tuple[str, int] | None = None  # the slots' directory and their number; see share_slots
+_slots: list[str] | None = None  # the paths this process opens the slots' lock files by; see share_slots
 
 
 def max_pdf_memory() -> int:
@@ -79,10 +79,11 @@ def _take_slot(deadline: float) -> int | None:
     global _opened
     import fcntl
 
-    directory, count = _slots
     if _opened[0] != os.getpid():
-        _opened = (os.getpid(), [os.open(os.path.join(directory, str(i)), os.O_RDWR | os.O_CLOEXEC)
-                                 for i in range(count)])
+        try:
+            _opened = (os.getpid(), [os.open(path, os.O_RDWR | os.O_CLOEXEC) for path in _slots])
+        except OSError:  # out of descriptors: the read runs without one, as past the wait
+            return None
     while True:
         for fd in _opened[1]:
             try:
@@ -98,9 +99,11 @@ def _take_slot(deadline: float) -> int | None:
 def share_slots() -> None:
     """Bounds the reads that run at once in the workers about to be forked, and in this process:
     without it, CRPARSE_JOBS=8 workers reading bombs held 8 times the limit (sweep 13: 3.7 GiB).
-    The slots are lock files in a directory of their own, one per read that may run; a read
-    holds one's lock while it runs. Called where workers are forked; a process that inherited
-    them keeps them."""
+    The slots are lock files, one per read that may run; a read holds one's lock while it runs.
+    Called where workers are forked; a process that inherited them keeps them. Their names are
+    removed at once where each process can open them by its descriptors (/proc/self/fd): their
+    directory outlived a process stopped by a signal, and pytest's workers, which skip atexit
+    (sweep 16)."""
     global _slots
     if _slots is not None or not hasattr(os, "fork"):
         return
@@ -108,17 +111,27 @@ def share_slots() -> None:
         memory = max_pdf_memory()
     except CrparseError:
         return  # the first read names the setting that is wrong
-    import atexit
     import shutil
     import tempfile
 
     directory = tempfile.mkdtemp(prefix="crparse-slots-")
+    count = max(1, min(ALL_READS_MEMORY // memory, 64))
+    try:
+        files = [os.open(os.path.join(directory, str(i)), os.O_CREAT | os.O_RDWR, 0o600) for i in range(count)]
+    except OSError:
+        shutil.rmtree(directory, ignore_errors=True)
+        return  # a read runs without one, as past a slot's wait
+    if os.path.exists(f"/proc/self/fd/{files[0]}"):
+        shutil.rmtree(directory, ignore_errors=True)
+        _slots = [f"/proc/self/fd/{fd}" for fd in files]
+        return
+    for fd in files:
+        os.close(fd)
+    import atexit
+
     owner = os.getpid()
     atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, ignore_errors=True))
-    count = max(1, min(ALL_READS_MEMORY // memory, 64))
-    for i in range(count):
-        os.close(os.open(os.path.join(directory, str(i)), os.O_CREAT | os.O_WRONLY, 0o600))
-    _slots = directory, count
+    _slots = [os.path.join(directory, str(i)) for i in range(count)]
 
 
 def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) -> T:
