@@ -492,3 +492,27 @@ def test_two_texts_of_one_date_are_said_when_indexed(tmp_path):
     result = run_limited(["index", str(folder), "--db", str(tmp_path / "s.sqlite")])
     assert result.returncode == 0, result
     assert ": 2 different texts (" in result.stderr.decode() and "lineage follows the first stored" in result.stderr.decode()
+
+
+def test_undated_releases_beside_dated_ones_are_said(tmp_path):
+    """docs --db built the dated releases and identify compared them, and neither said that the
+    store's undated releases were left out (sweep 16)."""
+    import json
+    import re
+
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    dated = _release(folder, "a.txt", "2020-01-01")
+    undated = _release(folder, "b.txt", "2021-01-01")
+    undated.write_text(re.sub(r"[^\n]*effective as of[^\n]*\n", "", undated.read_text()) + "Extra.\n", encoding="utf-8")
+    db = str(tmp_path / "s.sqlite")
+    assert run_limited(["index", str(folder), "--db", db]).returncode == 0
+    said = "the store's 1 release(s)"
+    result = run_limited(["identify", str(dated), "--db", db])
+    assert result.returncode == 0 and "units match exactly" in result.stdout.decode(), result
+    assert said in result.stderr.decode() and "not compared" in result.stderr.decode(), result
+    result = run_limited(["identify", str(dated), "--db", db, "--json"])
+    assert json.loads(result.stdout)["undated"] == 1, result
+    result = run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")], seconds=60)
+    assert result.returncode == 0 and "1 release " in result.stdout.decode(), result
+    assert said in result.stderr.decode() and "no effective date" in result.stderr.decode(), result

@@ -191,17 +191,26 @@ def run_identify(args) -> int:
     doc = crparse.parse(Path(args.path))
     us = units(doc)
     found = identify(db, dict(zip((u.key for u in us), digests(us))))
+    from crparse.store.db import dated_releases, undated_count
+
+    undated = undated_count(db)  # releases are told by date: those without one are not compared
     if args.json:
-        print(json.dumps({"units": found.units, "best": found.best, "matched": found.matched,
+        print(json.dumps({"units": found.units, "best": found.best, "matched": found.matched, "undated": undated,
                           "runner_up": list(found.runner_up) if found.runner_up else None,
                           "evidence": [{"number": k, "releases": d} for k, d in found.evidence]}, indent=2))
         return exits.OK if found.best else exits.FOUND
     say = _say()
     if not found.best:
-        from crparse.store.db import dated_releases, undated_said
+        from crparse.store.db import undated_said
 
         said = "" if dated_releases(db) else undated_said(db)
         say(f"{args.path}: no release of the store holds any of its {found.units} units{said}")
+        undated = 0 if said else undated
+    if undated:  # beside dated ones, not compared without a word (sweep 16)
+        from crparse.cli.main import report
+
+        report(f"crparse: identify: the store's {undated} release(s) with no effective date are not compared")
+    if not found.best:
         return exits.FOUND
     span = found.best[0] if len(found.best) == 1 else f"{found.best[0]} .. {found.best[-1]} ({len(found.best)} releases)"
     say(f"{args.path}: {span}: {found.matched} of its {found.units} units match exactly")

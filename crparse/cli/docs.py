@@ -34,12 +34,15 @@ def run_docs(args) -> int:
 
     paths = [Path(p) for p in args.paths]
     unread: list[str] = []
+    left_out: list[str] = []  # said, by design: no refusal
     if args.db is not None:
         stored, unread, undated = _stored(None if args.db is True else args.db)  # `--db` alone: the default store
         paths += stored
-        if not paths and not unread and undated:  # "no release given" said nothing of them (sweep 14)
-            raise CommandError(f"docs: the store's {undated} release(s) have no effective date: a site of a store is "
-                               "built of its dated releases; give undated ones as PATH")
+        if undated:
+            why = f"the store's {undated} release(s) have no effective date: a site of a store is built of its dated releases"
+            if not paths and not unread:  # "no release given" said nothing of them (sweep 14)
+                raise CommandError(f"docs: {why}; give undated ones as PATH")
+            left_out.append(f"{why} (give them as PATH)")  # beside dated ones, left out without a word (sweep 16)
     if not paths and unread:
         # --db was given: "no release given" sent the user looking for a mistake in the command
         raise CommandError(f"docs: none of the {len(unread)} release(s) of the store can be read again (moved or "
@@ -56,7 +59,7 @@ def run_docs(args) -> int:
                f"(at most {seconds:g} s)")
 
     result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force, waiting=waiting)
-    for line in unread + result.skipped:
+    for line in left_out + unread + result.skipped:
         report(f"crparse: docs: skipped {line}")
     for line in result.warnings:
         report(f"crparse: docs: warning: {line}")
