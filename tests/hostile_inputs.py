@@ -141,6 +141,11 @@ def build(root: Path) -> list[Case]:
     br = "<html><body><p>" + "<br>".join((CR * 200).splitlines()) + "</p></body></html>"
     cases.append(Case("html-br-every-line", ["parse", write("br.html", br)]))
     cases.append(Case("html-million-br", ["parse", write("million-br.html", "<p>100.1. " + "<br>" * 1_000_000 + "</p>")]))
+    # "<" in the page's own charset: no byte 0x3C in EBCDIC or UTF-7 (sweep 17)
+    head = '<html><head><meta charset="{}"></head><body><p>100.1. Text.</p><p>100.2. x'
+    cases.append(Case("html-million-br-ebcdic", ["parse", write("br-cp500.html", head.format("cp500").encode("ascii")
+                                                                 + ("<br>" * 990_000 + "</p>").encode("cp500"))]))
+    cases.append(Case("html-br-utf7", ["parse", write("br-utf7.html", head.format("utf-7") + "+ADw-br+AD4-" * 340_000)]))
     cases.append(Case("markdown-pathological-inline", ["parse", write("brackets.md", "[" * 200_000 + "100.1" + "](" * 200_000 + "\n")]))
     fifo_dir = root / "fifo-dir"
     fifo_dir.mkdir(exist_ok=True)

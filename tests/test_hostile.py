@@ -20,7 +20,7 @@ NAMES = [
     "control-char-heading-json", "non-utf8-file-name", "non-utf8-file-name-c-locale", "newline-in-file-name",
     "batch-with-bad-files", "many-references-one-line", "glossary-pointer-to-end-of-line", "glossary-pointer-80k",
     "html-nested-divs", "html-sibling-blocks", "html-br-every-line", "html-million-br",
-    "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero", "docx-zip-bomb",
+    "html-million-br-ebcdic", "html-br-utf7", "markdown-pathological-inline", "fifo-in-directory", "fifo-named", "toctree-fifo-and-dev-zero", "docx-zip-bomb",
     "pdf-flate-bomb", "unclosed-quote-5mb-line", "digits-5mb-line", "dots-5mb-line", "rules-over-the-size-limit",
     "toctree-escapes", "toctree-escapes-dir", "toctree-dot-slash-link-dir", "docutils-messages",
     "markdown-with-inline-html", "text-with-inline-html", "cite-check-digits", "wide-ranges-json",

@@ -70,6 +70,16 @@ def test_big_html_within_limits(tmp_path, name):
     assert result.returncode == 0 and result.stderr == b"", result.stderr[-500:]
 
 
+@pytest.mark.parametrize("charset, tag", [("cp500", "<br>"), ("utf-7", "+ADw-br+AD4-")])
+def test_tags_are_counted_in_the_page_s_charset(charset, tag):
+    """"<" is no byte 0x3C in EBCDIC or UTF-7: 990,000 tags passed a count of the bytes, 20 s and
+    625 MiB (sweep 17)."""
+    head = f'<html><head><meta charset="{charset}"></head><body><p>100.1. Text.</p><p>100.2. x'.encode("ascii")
+    page = head + (tag * 160_000 + "</p>").encode(charset if charset == "cp500" else "ascii")
+    with pytest.raises(crparse.RefusedInput, match=r"HTML with 160,00\d tags, more than the 150,000"):
+        crparse.parse(page, format="html")
+
+
 def test_deep_nesting_raises_no_recursion_error(tmp_path):
     path = _write(tmp_path, "deep.html", BIG_HTML["100k-nested-mixed"]())
     for args in (["parse", path], ["text", path]):

@@ -41,6 +41,16 @@ _CLOSE = object()  # stack entry: the element under it on the stack has ended
 # Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s (240,000, 11 s). A CR page has
 # a few tens of thousands of elements (every line a paragraph, some spans and anchors).
 MAX_HTML_TAGS = 150_000
+
+
+def _check_tags(tags: int) -> None:
+    if tags > MAX_HTML_TAGS:
+        raise RefusedInput(
+            f"HTML with {tags:,} tags, more than the {MAX_HTML_TAGS:,} a rules page has (MAX_HTML_TAGS): "
+            "not read, to stay within time"
+        )
+
+
 # html.parser finds a start tag's end with one regular expression, which holds 500-800 bytes for each
 # attribute until it reaches it (a `<p>` of 1.95 million bare attributes, 3.9 MB, took 1 GiB and 9 s), and bs4
 # keeps each in its element's dictionary. A CR page has one or two on some elements (the 2026 release
@@ -89,12 +99,7 @@ def _no_guessing():
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
-    tags = raw.count(b"<")
-    if tags > MAX_HTML_TAGS:
-        raise RefusedInput(
-            f"HTML with {tags:,} tags, more than the {MAX_HTML_TAGS:,} a rules page has (MAX_HTML_TAGS): "
-            "not read, to stay within time"
-        )
+    _check_tags(raw.count(b"<"))  # before the bytes are decoded: counted again after
     from bs4 import UnicodeDammit
 
     # bs4 reports odd input (XML, a page that is only a file name, undecodable bytes) with
@@ -112,6 +117,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                                        exclude_encodings=_NOT_PAGE_ENCODINGS + slow)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
+            # in the page's own charset: "<" is no byte 0x3C in EBCDIC ("cp500") or UTF-7
+            # ("+ADw-"), and a million tags passed the count of the bytes (sweep 17)
+            _check_tags(dammit.unicode_markup.count("<"))
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
             soup = _soup_class()(markup, "html.parser")
