@@ -566,3 +566,18 @@ def test_rst_line_numbers_past_a_unicode_line_separator(separator):
     doc = crparse.parse(("100. General\n------------\n\n" + rules).encode(), format="rst")
     assert [(r.number, r.line) for r in doc.rules if r.kind == "rule"] == [(f"100.{i}", 2 + 2 * i) for i in range(1, 6)]
     assert doc.rule("100.2").text.split() == ["Rule", "text", "2."]
+
+
+def test_a_section_written_as_a_tight_list_is_read():
+    """A section as a tight list ("- 702.1. ...", no blank line between rules) was refused as
+    "a paragraph of 148,138 bytes": each item is a paragraph of its own (sweep 17)."""
+    items = "".join(f"- 702.{n}. The text of rule 702.{n}, which is about a hundred bytes long, as a rule is.\n"
+                    for n in range(1, 300))
+    doc = crparse.parse(("## 702. Keyword Abilities\n\n" + items).encode(), format="markdown")
+    assert len(doc.rules) == 300 and doc.rule("702.299").text.startswith("The text of rule 702.299")
+
+
+def test_a_paragraph_of_much_markup_is_still_refused():
+    text = "## 702. Keyword Abilities\n\n- 702.1. Text " + "*_" * 9_000 + "\n"
+    with pytest.raises(crparse.RefusedInput, match=r"18,000 inline markup characters .* between two blank lines"):
+        crparse.parse(text.encode(), format="markdown")

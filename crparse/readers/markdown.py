@@ -31,7 +31,11 @@ from crparse.readers.links import link_to_rule
 
 # markdown-it parses each paragraph's inline markup as a whole, and some of it is far from
 # linear ("[[[[...", "*_*_*_...": 1 MB in one paragraph took 13 s; 66 paragraphs of 60 KB,
-# 20 s). A CR paragraph is a rule: the longest, the list of creature types, is 3.5 KB.
+# 20 s). A CR paragraph is a rule: the longest, the list of creature types, is 3.5 KB. What
+# is counted is the markup characters between blank lines: their bytes counted a section
+# written as a tight list ("- 702.1. ...", no blank line between its rules: 148 KB, each item
+# a paragraph of its own) as one paragraph, and refused a whole release (sweep 17); the words
+# between markup cost markdown-it a linear time.
 MAX_MARKDOWN_PARAGRAPH = 16 * 2**10
 # ... and its inline parsing costs ~20 us for each bracket, star or underscore of a run of them,
 # paragraph or not (4 MB of "[" took 78 s): a budget for the whole file. The 2026 release has
@@ -54,6 +58,10 @@ def _levels_opened(markers: bytes) -> int:
     return min(2 * (len(_MARKER.findall(markers)) - quotes) + quotes, _MAX_NESTING)
 
 
+def _markup(data: bytes) -> int:
+    return sum(data.count(c) for c in _MARKUP)
+
+
 _BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # any line ending: CR-only files too
 
 
@@ -63,11 +71,13 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # UTF-16 or UTF-32: the checks below count the bytes of ASCII markup and line ends
     decoded = decode(raw) if b"\x00" in raw[:4096] else None
     checked = decoded.text.encode("utf-8") if decoded is not None else raw
-    longest = max((len(p) for p in _BLANK_LINE.split(checked)), default=0)
+    # a part under the limit in bytes is under it in markup: only longer ones are counted
+    longest = max((_markup(p) for p in _BLANK_LINE.split(checked) if len(p) > MAX_MARKDOWN_PARAGRAPH), default=0)
     if longest > MAX_MARKDOWN_PARAGRAPH:
         raise RefusedInput(
-            f"Markdown with a paragraph of {longest:,} bytes, more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules "
-            "paragraph needs (MAX_MARKDOWN_PARAGRAPH): not read, to stay within time; --format text reads it as text"
+            f"Markdown with {longest:,} inline markup characters ([ ] * _ ` < > ! & \\ ~) between two blank lines, "
+            f"more than the {MAX_MARKDOWN_PARAGRAPH:,} a rules paragraph needs (MAX_MARKDOWN_PARAGRAPH): not read, "
+            "to stay within time; --format text reads it as text"
         )
     # Every line may be a block of its own (a heading, a list item): markdown-it takes ~30 us a
     # block, so a flood of them is refused here, before it runs, by the pipeline's paragraph limit.
@@ -82,7 +92,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             f"{MAX_MARKDOWN_LEVELS:,} a rules document needs (MAX_MARKDOWN_LEVELS): not read, to stay within time; "
             "--format text reads it as text"
         )
-    markup = sum(checked.count(c) for c in _MARKUP)
+    markup = _markup(checked)
     if markup > MAX_MARKDOWN_MARKUP:
         raise RefusedInput(
             f"Markdown with {markup:,} inline markup characters ([ ] * _ ` < > ! & \\ ~), more than the "
