@@ -178,3 +178,20 @@ def test_a_bin_past_the_end_is_refused_without_pictures_too(length):
     rtf = "{\\rtf1\\ansi " + RTF_RULES + "{\\object\\bin" + length + " ab}}"
     with pytest.raises(RefusedInput, match=r"binary data follow, past the end of the file"):
         crparse.parse(rtf.encode("latin-1"), format="rtf")
+
+
+@pytest.mark.parametrize("uc", ["9999999999", "9" * 5000, "50"])
+def test_an_absurd_fallback_count_is_capped_and_said(uc):
+    """\\ucN: N characters after each \\uN are skipped; \\uc9999999999 dropped the rest of a rule
+    up to the next control word without a word (sweep 17)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", f"Rule 100.2. Caf\\uc{uc} \\u233? and more.") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text == "Rule 100.2. Caf\u00e9 and more.", doc.diagnostics
+    (said,) = [d for d in doc.diagnostics if d.code == "rtf-bad-escape"]
+    assert said.severity == "warning" and "read as \\uc1" in said.message
+
+
+def test_a_usual_fallback_count_is_kept():
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule \\uc2 \\u233ab100.2.") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text == "Rule \u00e9100.2." and not doc.diagnostics, doc.diagnostics

@@ -71,6 +71,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if "\\pict" in rtf or "\\bin" in rtf:
         rtf = _TYPED_KEYWORD.sub(_untyped, rtf)
     rtf, stray = _stray_closings(rtf)
+    rtf, fallbacks = _fallbacks(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
@@ -78,7 +79,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         message = " ".join(str(err).split())[:200]
         raise RefusedInput(f"cannot read this RTF file: {type(err).__name__}: {message}") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    diagnostics = binary + _repair_escapes(lines)
+    diagnostics = binary + fallbacks + _repair_escapes(lines)
     if stray:
         diagnostics.append(Diagnostic(None, "warning", "rtf-stray-brace",
                                       f"the document's group closed at line {stray[0]} of the RTF file, before its end: "
@@ -270,6 +271,35 @@ def _typed(rtf: str, at: int) -> bool:
 # What str.isdigit takes among the characters of a file decoded as latin-1, as striprtf reads it
 _DIGITS = re.compile("[0-9\u00b2\u00b3\u00b9]*")
 _ASCII_DIGITS = re.compile("[0-9]*")
+
+
+# \ucN: how many characters stand after each \uN for readers without Unicode, skipped by those
+# with it. A character's fallback is a byte or two; a \uc9999999999 dropped the text after each
+# escape up to the next control word, a rule's, without a word (sweep 17).
+MAX_FALLBACK = 8
+_FALLBACK = re.compile(r"(?<!\\)((?:\\\\)*+)\\uc([0-9]+)")
+
+
+def _fallbacks(rtf: str) -> tuple[str, list[Diagnostic]]:
+    """The RTF with each \\ucN past MAX_FALLBACK read as RTF's default \\uc1, and a warning if
+    one was."""
+    if "\\uc" not in rtf:
+        return rtf, []
+    found: list[str] = []
+
+    def capped(match: re.Match) -> str:
+        if len(match[2]) < 3 and int(match[2]) <= MAX_FALLBACK:
+            return match[0]
+        found.append(match[2] if len(match[2]) <= 20 else match[2][:20] + "...")
+        return f"{match[1]}\\uc1"  # RTF's default: one character, as after a \\uc with no number
+
+    rtf = _FALLBACK.sub(capped, rtf)
+    if not found:
+        return rtf, []
+    return rtf, [Diagnostic(None, "warning", "rtf-bad-escape",
+                            f"{len(found)} \\ucN escape(s) with more fallback characters than any character has "
+                            f"(\\uc{found[0]}): read as \\uc1, RTF's default (one character after each \\uN "
+                            "skipped)")]
 
 
 def _safe_escapes(rtf: str) -> str:
