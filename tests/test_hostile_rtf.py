@@ -22,6 +22,9 @@ def _floods() -> dict[str, str]:
         "font-table": "{\\rtf1\\ansi{\\fonttbl" + "\\f1 " * (SIZE // 4) + "}\n" + BODY + "}",
         "font-table-escapes": "{\\rtf1\\ansi{\\fonttbl" + "\\f1\\\\" * (SIZE // 6) + "}\n" + BODY + "}",
         "hyperlinks": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}" * (SIZE // 34) + "}",
+        # the same, each group closed: past MAX_RTF_DEPTH the two above are refused before any pattern runs
+        "closed-field-starts": "{\\rtf1\\ansi\\ansicpg1252 " + BODY + "{\\field{\\*\\fldinst{}}}" * (SIZE // 22) + "}",
+        "closed-hyperlinks": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}}" * (SIZE // 35) + "}",
         # one field start, then words with no brace or control word: no line can be broken there
         "field-then-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a " * (SIZE // 8) + "}",
         "field-then-cr-words": "{\\rtf1\\ansi " + BODY + "{\\field{\\*\\fldinst{HYPERLINK \"x\"}}{" + "a \r" * (SIZE // 12) + "}",
@@ -39,6 +42,9 @@ def test_a_line_of_pattern_starts_is_read_in_linear_time(tmp_path, kind):
     path = tmp_path / f"{kind}.rtf"
     path.write_text(_floods()[kind], encoding="latin-1")
     result = run_limited(["parse", "--json", str(path)])
+    if kind in ("field-starts", "hyperlinks"):  # groups never closed, nested 100,000 deep and more
+        assert result.ok_within_limits and result.returncode == 2 and b"MAX_RTF_DEPTH" in result.stderr, result
+        return
     assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-300:])
     assert b'"100.2"' in result.stdout
 
@@ -195,3 +201,33 @@ def test_a_usual_fallback_count_is_kept():
     rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule \\uc2 \\u233ab100.2.") + "}"
     doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
     assert doc.rule("100.2").text == "Rule \u00e9100.2." and not doc.diagnostics, doc.diagnostics
+
+
+@pytest.mark.parametrize("tail, refused", [("{" * 3_900_000, True), ("{a" * 100_000, True), ("{}" * 1_000_000, False),
+                                           ("{" * 9_000 + "}" * 9_000, False)])
+def test_groups_nested_past_the_limit_are_refused(tail, refused):
+    """striprtf keeps a state for each open group: 3.9 million "{" took 362 MiB, 93 times the file
+    (sweep 17)."""
+    rtf = ("{\\rtf1\\ansi " + RTF_RULES + tail + "}").encode("latin-1")
+    if refused:
+        with pytest.raises(RefusedInput, match=r"RTF groups nested more than 10,000 deep"):
+            crparse.parse(rtf, format="rtf")
+    else:
+        assert "100.4" in crparse.parse(rtf, format="rtf")
+
+
+def test_millions_of_stray_closings_cost_no_list_each():
+    """Each "}" that closed the document early was a cut in a list, and its text a piece: 3.9
+    million took 269 MiB (sweep 17)."""
+    import tracemalloc
+
+    rtf = ("{\\rtf1\\ansi " + RTF_RULES + "}" * 1_000_000 + "100.5. After.\\par}").encode("latin-1")
+    tracemalloc.start()
+    try:
+        doc = crparse.parse(rtf, format="rtf")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "100.5" in doc and peak < 40 * len(rtf), peak
+    (said,) = [d for d in doc.diagnostics if d.code == "rtf-stray-brace"]
+    assert "1,000,000 such" in said.message
