@@ -499,3 +499,14 @@ def test_the_text_of_a_role_that_is_not_a_reference_is_kept_whole(tmp_path, role
     doc = crparse.parse(path)
     assert doc.rule("100.1").text == "See <b>bold</b> here."
     assert doc.rule("100.2").text == "And the title there."  # a reference role's title, as before
+
+
+def test_text_of_an_edition_s_directory_is_its_index(tmp_path, capsys):
+    """`parse DIR` reads the edition; `text DIR` refused it as "not a regular file" (sweep 17)."""
+    from crparse.cli.main import main
+
+    index = edition(tmp_path)
+    assert main(["text", str(index.parent)]) == 0
+    by_directory = capsys.readouterr().out
+    assert main(["text", str(index)]) == 0
+    assert by_directory == capsys.readouterr().out and "Each player has a range of influence." in by_directory
