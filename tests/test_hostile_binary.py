@@ -315,6 +315,15 @@ def test_docx_namespace_uri_past_the_limit_refused(tmp_path):
     assert lines == RULES
 
 
+def test_docx_nested_past_libxml2_s_depth_says_so_in_the_user_s_words():
+    """libxml2's message told the user to "use XML_PARSE_HUGE option" (sweep 17)."""
+    head, tail = document_xml(b"<w:sdt>" * 300)
+    with pytest.raises(crparse.RefusedInput) as refusal:
+        crparse.parse(docx_with(deflate_repeated(b"", 0, head, b"</w:sdt>" * 300 + tail)), format="docx")
+    assert "Excessive depth in document: 256 elements nested" in str(refusal.value), refusal.value
+    assert "XML_PARSE_HUGE" not in str(refusal.value)
+
+
 # -- PDF --------------------------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ wrapper Word does not put there) is counted in a `docx-not-read` warning, never 
 
 from __future__ import annotations
 
+import re
 import zipfile
 from collections import Counter
 from io import BytesIO
@@ -242,7 +243,7 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
     except etree.XMLSyntaxError:
         # iterparse's own message can be "no element found (line 0)": its log has the first error.
         first = next(iter(events.error_log), None) if events is not None else None
-        where = (f"{_printable(first.message)} (line {first.line}, column {first.column})" if first
+        where = (f"{_said_by_libxml2(first.message)} (line {first.line}, column {first.column})" if first
                  else "no element in it (empty, or cut off before its first element)")
         raise RefusedInput(f"cannot read this DOCX file: {_MAIN} is not well-formed XML: {where}") from None
     except Exception as err:  # noqa: BLE001 - a damaged member, found while inflating it
@@ -342,6 +343,15 @@ def _says(err: BaseException) -> str:
     """An exception as one line of a message: its type when it says nothing more."""
     text = " ".join(str(err).split())
     return _printable(text[:200]) if text else type(err).__name__
+
+
+def _said_by_libxml2(message: str) -> str:
+    """libxml2's message, without the advice meant for a programmer ("use XML_PARSE_HUGE
+    option", which a user cannot set: sweep 17)."""
+    message = re.sub(r",?\s*use XML_PARSE_HUGE option", "", message).strip()
+    if message.startswith("Excessive depth in document"):
+        message += " elements nested, more than libxml2 reads (a damaged or hostile file?)"
+    return _printable(message)
 
 
 def _printable(text: str) -> str:
