@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crparse.decode import decode
+from crparse.decode import decode, decode_bytes
 from crparse.errors import RefusedInput
 
 TEXT = "100.1. The card Dandân and the Æther are “quoted” – with an en dash.\n100.1a Second line.\n"
@@ -149,3 +149,19 @@ def test_a_run_of_precomposed_letters_is_normalised():
     assert decoded.lines[0] == "100.1. " + "\u00e9" * 100 + " \uac00" * 100
     assert not decoded.diagnostics
 
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-16"])
+def test_utf16_behind_a_utf8_bom_is_read_as_utf16(codec):
+    """Read as UTF-8, "1\\x000\\x00..." was refused as "no numbered rules" (sweep 17)."""
+    import crparse
+
+    text = "100. General\n\n100.1. These Magic rules apply to any Magic game.\n\n100.2. To play, each player needs a deck.\n"
+    doc = crparse.parse(b"\xef\xbb\xbf" + text.encode(codec))
+    assert doc.rule("100.1").text == "These Magic rules apply to any Magic game."
+    assert [d.code for d in doc.diagnostics if d.code == "bom-mismatch"] == ["bom-mismatch"]
+
+
+def test_binary_behind_a_utf8_bom_is_refused_as_binary():
+    with pytest.raises(RefusedInput, match="binary data"):
+        decode_bytes(b"\xef\xbb\xbf" + bytes(range(256)) * 20)

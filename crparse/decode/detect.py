@@ -153,7 +153,15 @@ def _describe(crlf: int, cr: int, lf: int) -> str:
 
 def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]:
     if data.startswith(b"\xef\xbb\xbf"):
-        return _strict_or_mixed(data[3:], diagnostics, "utf-8", bom=True)
+        rest = data[3:]
+        if b"\x00" in rest[:4096] and not rest.startswith(b"\xef\xbb\xbf"):
+            # UTF-16 behind a UTF-8 byte-order mark (a converter that added one): read as "1\x000\x00",
+            # it was refused as "no numbered rules" (sweep 17); binary data is refused as such
+            text, encoding, _ = _decode(rest, diagnostics)
+            diagnostics.append(Diagnostic(1, "warning", "bom-mismatch",
+                                          f"a UTF-8 byte-order mark before {encoding} text: read as {encoding}"))
+            return text, encoding, True
+        return _strict_or_mixed(rest, diagnostics, "utf-8", bom=True)
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         raise RefusedInput("UTF-32 text is not supported; convert it to UTF-8")
     if data.startswith(b"\xff\xfe"):
