@@ -386,3 +386,25 @@ def test_an_endstream_in_unfiltered_data_does_not_end_what_is_costed(tmp_path):
     path = write(tmp_path, "early.pdf", pdf_of([CATALOG, pages_node([4]), FONT, page(b"5 0 R"), content]))
     result = run_limited(["parse", path], memory=GiB, env={"CRPARSE_MAX_PDF_STREAM": "2M"})
     assert refused(result, "page 1 of this PDF (object 4) draws", "past the 2 MiB limit for one page"), result
+
+
+@pytest.mark.parametrize("target, shown", [("0041", "A"), ("D83DDE00", "\U0001f600"), ("D800", "\ufffd"), ("FFFE", "")])
+def test_a_character_outside_the_bmp_or_with_no_text_keeps_the_lines_after_it(tmp_path, target, shown):
+    """A code mapped to a character outside the BMP (two of PDFium's characters, one decoded), to
+    a lone surrogate (dropped) or to U+FFFE (no text): every later line of the page began one
+    character early, section 101 ran into rule 100.2, and "stray line 'S'" named no cause (sweep 17)."""
+    import crparse
+
+    lines = [b"100. General", b"100.1. These Magic rules apply to any Magic game.",
+             b"100.2. To \x01play, each player needs their own deck.", b"See rule 100.1.", b"101. The Golden Rules",
+             b"101.1. Whenever a card's text directly contradicts these rules, the card takes precedence.",
+             b"101.2. When a rule allows something, the \"can't\" effect takes precedence."]
+    content = b"BT /F1 10 Tf 72 740 Td 14 TL " + b"".join(b"(%s) '\n" % line.replace(b'"', b'\\"') for line in lines) + b"ET"
+    cmap = (b"begincmap 1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfchar <01> <%s> endbfchar\n"
+            b"1 beginbfrange <20> <7E> <0020> endbfrange endcmap" % target.encode())
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"
+    path = write(tmp_path, "mapped.pdf", pdf_of([CATALOG, pages_node([4]), font, page(b"5 0 R"), stream(content), stream(cmap)]))
+    doc = crparse.parse(path)
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "101", "101.1", "101.2"], doc.diagnostics
+    assert " ".join(doc.rule("100.2").text.split()) == f"To {shown}play, each player needs their own deck. See rule 100.1."
+    assert not doc.residue and doc.rule("101").title == "The Golden Rules"

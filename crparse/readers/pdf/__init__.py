@@ -180,7 +180,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
             for match in [*_LINE_BREAK.finditer(text), None]:
                 end = match.start() if match else len(text)
                 line = text[at:end]
-                source.append(line)
+                source.append(_unpaired(line))
                 stripped = line.strip()
                 if stripped:
                     first = at + (len(line) - len(line.lstrip()))
@@ -188,8 +188,8 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
                     number = len(source)
                     if last < count:
                         page_lines += _printed_lines(textpage, text, first, last, number, page_index)
-                    else:  # text and character boxes disagree (surrogate pairs): no geometry
-                        page_lines.append(_Line(number, number, page_index, line, 0.0, 0.0, 0.0))
+                    else:  # text and character boxes disagree: no geometry
+                        page_lines.append(_Line(number, number, page_index, _unpaired(line), 0.0, 0.0, 0.0))
                 at = match.end() if match else end
             lines += _reading_order(page_lines)
             textpage.close()
@@ -204,11 +204,15 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
 
 
 def _page_text(textpage, count: int) -> str:
-    """The page's text, as pypdfium2's `get_text_range()` gives it, but for the characters
-    PDFium gives no text for (code 0, say) at either end: pypdfium2 skips those by recursion, one
-    call a character, and 1,000 of them ended the read with a RecursionError. Each is a space
-    here, so that the text's indices stay the characters' (pypdfium2 shifted them)."""
-    import codecs
+    """The page's text, one character for each of PDFium's, so that the text's indices are the
+    characters' (their boxes). As pypdfium2's `get_text_range()` gives it, but:
+    - the characters PDFium gives no text for (code 0, say) at either end are a space each:
+      pypdfium2 skips those by recursion, one call a character, and 1,000 of them ended the
+      read with a RecursionError; any inside the text are a space too (a code mapped to U+FFFE
+      had none, and every later line of its page began one character early: sweep 17);
+    - PDFium's characters are UTF-16 units: a pair of surrogates is the character it stands for
+      then _PAIRED (taken out of the lines, see _unpaired), and a lone one U+FFFD (decoded, a
+      character outside the BMP made one of two, and one lone was dropped: sweep 17)."""
     import ctypes
 
     import pypdfium2.raw as pdfium_c
@@ -223,8 +227,33 @@ def _page_text(textpage, count: int) -> str:
     size = pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, last) + 2 - pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, first)
     buffer = (ctypes.c_ushort * size)()
     written = pdfium_c.FPDFText_GetText(textpage, first, last - first + 1, buffer)
-    text = codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", errors="ignore")
+    units = buffer[: max(written - 1, 0)]  # a list of the UTF-16 units
+    if len(units) == last - first + 1:
+        text = "".join(map(chr, units))
+    else:
+        text = "".join(" " if pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, i) == -1
+                       else chr(pdfium_c.FPDFText_GetUnicode(textpage, i) & 0xFFFF) for i in range(first, last + 1))
+    if _SURROGATE.search(text):
+        text = _SURROGATES.sub(_paired, text)
     return " " * first + text + " " * (count - 1 - last)
+
+
+# Stands for the second unit of a surrogate pair in a page's text: a noncharacter, taken out of
+# the lines it is in.
+_PAIRED = "\ufdd0"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+def _paired(match: re.Match) -> str:
+    pair = match[0]
+    if len(pair) == 1:
+        return "\ufffd"
+    return chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + (ord(pair[1]) - 0xDC00)) + _PAIRED
+
+
+def _unpaired(text: str) -> str:
+    return text.replace(_PAIRED, "") if _PAIRED in text else text
 
 
 def _printed_lines(textpage, text: str, first: int, last: int, number: int, page: int) -> list[_Line]:
@@ -235,7 +264,7 @@ def _printed_lines(textpage, text: str, first: int, last: int, number: int, page
     _, end_bottom, right, _ = textpage.get_charbox(last, loose=True)
     step = (top - bottom) / 2
     if abs(end_bottom - bottom) <= step:
-        return [_Line(number, number, page, text[first : last + 1], left, bottom, right)]
+        return [_Line(number, number, page, _unpaired(text[first : last + 1]), left, bottom, right)]
     out: list[_Line] = []
     start, start_box = first, (left, bottom)
     previous_right = right
@@ -244,10 +273,10 @@ def _printed_lines(textpage, text: str, first: int, last: int, number: int, page
             continue
         box_left, box_bottom, box_right, _ = textpage.get_charbox(i, loose=True)
         if start_box[1] - box_bottom > step:
-            out.append(_Line(number, number, page, text[start:i], start_box[0], start_box[1], previous_right))
+            out.append(_Line(number, number, page, _unpaired(text[start:i]), start_box[0], start_box[1], previous_right))
             start, start_box = i, (box_left, box_bottom)
         previous_right = box_right
-    out.append(_Line(number, number, page, text[start : last + 1], start_box[0], start_box[1], previous_right))
+    out.append(_Line(number, number, page, _unpaired(text[start : last + 1]), start_box[0], start_box[1], previous_right))
     return out
 
 
