@@ -77,6 +77,13 @@ _ROOT = re.compile(name_pattern(b"Root") + SPACE + rb"(" + NUMBER + rb")" + SEPA
 _DRAW = re.compile(
     rb"(?:/([^" + DELIM + rb"]*)|\(([^()\\]*)\)|<([0-9A-Fa-f" + re.escape(WHITE) + rb"]*)>)" + SPACE + rb"Do(?![^" + DELIM + rb"])"
 )
+# "sh" and its operand, a shading's name. A mesh shading (types 4 to 7) is a stream, which PDFium
+# decodes for the shading's bounds each time "sh" paints it: 2,000 "sh" of a 3 MiB mesh, inflated
+# from 3 KB, took over 10 s (sweep 17). It decodes a mesh about 16 times as fast as it parses
+# content: each painting counts as a 16th of the mesh's inflated size.
+_SHADE = re.compile(rb"/([^" + DELIM + rb"]*)" + SPACE + rb"sh(?![^" + DELIM + rb"])")
+_MESH = re.compile(name_pattern(b"ShadingType") + SPACE + rb"[4-7](?![0-9.])")
+MESH_WEIGHT = 16
 # A literal string with no parenthesis inside but escaped ones (nested strings come out one
 # level a round), and a hex string or what reads as one.
 _LITERAL = re.compile(rb"\([^()\\]*+(?:\\.[^()\\]*+)*+\)", re.S)
@@ -87,6 +94,7 @@ _HEX_STRING = re.compile(rb"<[^<>]*>")
 _PAINTING = bytes.maketrans(DELIMITERS + b"SsfFBb", b" " * len(DELIMITERS) + b"\x01" * 6)
 # What else makes one: showing text, drawing an XObject, painting a shading, an inline image.
 _MAKES_OBJECT = (b"Tj", b"TJ", b"'", b'"', b"Do", b"sh", b"EI")
+SHADING = "shading"  # the first of a (SHADING, name) key among a resources' names
 _MAX_PAGE_DEPTH = 1024  # PDFium's kMaxPageLevel: no page deeper in the tree is loaded
 _MAX_INHERITED = 4  # different /Resources a page may inherit through its /Parent chain, each costed
 _MAX_FORM_DEPTH = 41  # PDFium parses no form inside 40 others (kMaxFormLevel)
@@ -207,6 +215,9 @@ class _Content:
         self.per_code = self._per_code()
         # Fonts matter for their glyphs, if Type3 (see _type3): none named, none noted.
         self.type3 = any(_TYPE3.search(text) for text in [raw, *self.packed])
+        # Resources are read for their shadings only where a mesh shading may be
+        self.meshes = any(_MESH.search(text) for text in [raw, *self.packed])
+        self.shades: dict[int, dict[bytes, int]] = {}
 
     def _per_code(self) -> int:
         """The most characters PDFium can make of one character code: a ToUnicode map may
@@ -319,7 +330,8 @@ class _Content:
         return [unescape(v.strip()[1:]) for v in values if v.strip().startswith(b"/")]
 
     def _xobjects(self, resources: bytes) -> dict[bytes, list[int]]:
-        """Name -> the objects it may be, in the /XObject entry of a /Resources value."""
+        """Name -> the objects it may be, in the /XObject entry of a /Resources value; and
+        (SHADING, name) -> the streams it may be, in its /Shading entry (mesh shadings)."""
         if resources not in self.xobject_maps:
             names: dict[bytes, list[int]] = {}
             for entries in self._dicts(resources):
@@ -328,6 +340,11 @@ class _Content:
                         ref = ref_of(value)
                         if ref is not None and ref not in names.setdefault(name, []):
                             names[name].append(ref)
+                for shadings in self._dicts(entries.get(b"Shading")) if self.meshes else ():
+                    for name, value in shadings.items():  # (SHADING, name): see _SHADE
+                        ref = ref_of(value)
+                        if ref is not None and ref in self.streams and ref not in names.setdefault((SHADING, name), []):
+                            names[(SHADING, name)].append(ref)
                 for fonts in self._dicts(entries.get(b"Font")) if self.type3 else ():  # for their glyphs
                     self.fonts.extend(ref for value in fonts.values() if (ref := ref_of(value)) is not None)
             self.xobject_maps[resources] = names
@@ -356,7 +373,26 @@ class _Content:
             if targets:
                 form = max(self._form(target, xobjects, depth - 1, exact) for target in targets)
                 cost += times * (PDF_OBJECT_COST + form)
+        if self.meshes and any(isinstance(key, tuple) for key in xobjects):
+            for name, times in self._shadings(number).items():
+                targets = xobjects.get((SHADING, name))
+                if targets:
+                    cost += times * max(self._size(target) // MESH_WEIGHT for target in targets)
         return cost
+
+    def _shadings(self, number: int) -> dict[bytes, int]:
+        """Shading name -> how many times stream `number` paints it ("/Sh1 sh")."""
+        if number not in self.shades:
+            shades: dict[bytes, int] = {}
+            for data in self._data(number):
+                counted: dict[bytes, int] = {}
+                for match in _SHADE.finditer(data):
+                    name = unescape(match[1])
+                    counted[name] = counted.get(name, 0) + 1
+                for name, times in counted.items():
+                    shades[name] = max(shades.get(name, 0), times)
+            self.shades[number] = shades
+        return self.shades[number]
 
     def _form(self, number: int, outer: dict[bytes, list[int]], depth: int, exact: bool) -> int:
         """Drawing XObject `number` once: parsing it, if it is a form, with what it draws,
@@ -407,7 +443,7 @@ class _Content:
                     for resources in options:
                         # The resources are read when they matter: for what the page draws, or the
                         # fonts, when the file has Type3 fonts.
-                        needed = resources is not None and (self.type3 or any(self._draws(s) for s in streams))
+                        needed = resources is not None and (self.type3 or self.meshes or any(self._draws(s) for s in streams))
                         xobjects = self._xobjects(resources) if needed else {}
                         cost = max(cost, sum(self._stream(s, xobjects, _MAX_FORM_DEPTH, exact) for s in streams))
             self.page_costs[key] = PDF_PAGE_COST + cost
@@ -480,7 +516,8 @@ class _Content:
                             f"page {pages} of this PDF (object {node}) draws {size(whole)} of content, past the "
                             f"{size(self.page_limit)} limit for one page (PDFium holds a page's content whole; a page "
                             f"object counts {PDF_OBJECT_COST} bytes, a character {PDF_CHAR_COST}, a form each time it "
-                            "is drawn): raise it with CRPARSE_MAX_PDF_STREAM if the file is genuine"
+                            f"is drawn, a mesh shading 1/{MESH_WEIGHT} of its size each time it is painted): raise it "
+                            "with CRPARSE_MAX_PDF_STREAM if the file is genuine"
                         )
                 cost += page
             if cost > self.limit:
@@ -562,9 +599,9 @@ def _stream_budget(parts: str) -> Budget:
 def content_refusal(limit: int, page: int) -> RefusedInput:
     return RefusedInput(
         f"the pages of this PDF draw more than the {size(limit)} limit of content, at page {page} (a page counts "
-        f"{size(PDF_PAGE_COST)}, a stream each time a page shows it, a form each time it is drawn, a page object "
-        f"{PDF_OBJECT_COST} bytes, a character {PDF_CHAR_COST}): raise it with CRPARSE_MAX_PDF_CONTENT if the file is "
-        "genuine"
+        f"{size(PDF_PAGE_COST)}, a stream each time a page shows it, a form each time it is drawn, a mesh shading "
+        f"1/{MESH_WEIGHT} of its size each time it is painted, a page object {PDF_OBJECT_COST} bytes, a character "
+        f"{PDF_CHAR_COST}): raise it with CRPARSE_MAX_PDF_CONTENT if the file is genuine"
     )
 
 
