@@ -51,48 +51,54 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True) -> Iter
 
 
 def _walk(top: Path, editions: bool) -> Iterator[Input]:
-    """The files under `top`. A symbolic link leading outside `top` is listed as skipped, with
-    the reason (a walk reads only what lies under the directory it was given). With `editions`,
-    the `.rst` files of a reST edition other than its `index.rst` are not listed: the edition is
-    read through its index, which reads only the files its toctree names inside the edition, and
-    a file the index refused must not be read on its own."""
+    """The files under `top`, depth first in name order, by a loop rather than os.walk's
+    recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
+    files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
+    skipped, with the reason (a walk reads only what lies under the directory it was given).
+
+    With `editions`, a directory holding an `index.rst` that is a file to read is a reST
+    edition, and its other `.rst` files (and those below, up to another edition's directory)
+    are not listed: the edition is read through its index, which reads only the files its
+    toctree names inside the edition, and a file the index refused must not be read on its
+    own. An `index.rst` that is not read (a FIFO, a link leading out) makes no edition: the
+    `.rst` files beside it are listed, not dropped without a word (sweep 17)."""
     real_top = os.path.realpath(top)
-    edition_roots: list[str] = []
-    unlisted: list[OSError] = []  # directories os.walk could not list (past PATH_MAX, unreadable)
-    for root, dirs, names in os.walk(top, onerror=unlisted.append):
-        while unlisted:
-            err = unlisted.pop(0)
-            yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}", True)
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        here = Path(root)
-        for name in dirs:  # os.walk lists a link to a directory and does not follow it
-            path = here / name
+    stack: list[tuple[Path, Path | None]] = [(top, None)]  # a directory, the edition it is in
+    while stack:
+        here, edition = stack.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)
+        except OSError as err:  # unreadable, past PATH_MAX: this directory only, not the walk
+            yield Input(str(here), False, f"a directory that cannot be read: {err.strerror or err}", True)
+            continue
+        except ValueError as err:
+            yield Input(str(here), False, f"a directory that cannot be read: {err}", True)
+            continue
+        files, below = [], []
+        for entry in entries:
+            path = here / entry.name
             try:
-                outside = path.is_symlink() and not _inside(os.path.realpath(path), real_top)
-            except (OSError, ValueError):
-                outside = False
-            if outside:  # passed over without a word before (sweep 14), unlike a link to a file
-                yield Input(str(path), False, f"a symbolic link leading outside {top}")
-        if editions and "index.rst" in names and not _inside_any(root, edition_roots):
-            edition_roots.append(root)
-        edition = _inside_any(root, edition_roots)
-        for name in sorted(names):
-            if name.startswith("."):
-                continue
-            path = here / name
-            try:
-                outside = path.is_symlink() and not _inside(os.path.realpath(path), real_top)
-            except (OSError, ValueError) as err:  # a path past PATH_MAX: this file only, not the walk
+                linked = entry.is_symlink()
+                outside = linked and not _inside(os.path.realpath(path), real_top)
+                is_dir = entry.is_dir()
+            except (OSError, ValueError) as err:  # a path past PATH_MAX: this entry only, not the walk
                 yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}", True)
                 continue
-            if outside:
+            if outside:  # a link to a directory was passed over without a word before (sweep 14)
                 yield Input(str(path), False, f"a symbolic link leading outside {top}")
-            elif edition is not None and name.endswith(".rst") and path != Path(edition) / "index.rst":
-                continue  # read through the edition's index.rst (or, if it does not name it, not at all)
+            elif is_dir:
+                if not linked:  # a link to a directory inside is walked where it lies
+                    below.append(path)
             else:
-                yield Input(str(path), False, _special(path))
-    for err in unlisted:
-        yield Input(str(err.filename), False, f"a directory that cannot be read: {err.strerror or err}", True)
+                files.append(path)
+        if editions and here / "index.rst" in files and _special(here / "index.rst") is None:
+            edition = here
+        for path in files:
+            if edition is not None and path.name.endswith(".rst") and path != edition / "index.rst":
+                continue  # read through the edition's index.rst (or, if it does not name it, not at all)
+            yield Input(str(path), False, _special(path))
+        stack.extend((path, edition) for path in reversed(below))
 
 
 def _is_dir(path: Path) -> bool:
@@ -106,10 +112,6 @@ def _is_dir(path: Path) -> bool:
 
 def _inside(path: str, directory: str) -> bool:
     return os.path.commonpath([path, directory]) == directory
-
-
-def _inside_any(path: str, roots: list[str]) -> str | None:
-    return next((r for r in roots if _inside(os.path.abspath(path), os.path.abspath(r))), None)
 
 
 def _special(path: Path) -> str | None:

@@ -3,6 +3,8 @@ that cannot go stale, a thin CLI with one table of exit codes, and a light `impo
 
 from __future__ import annotations
 
+import os
+
 import ast
 import subprocess
 import sys
@@ -181,6 +183,47 @@ def test_a_walk_does_not_follow_a_link_out_of_its_directory(tmp_path):
     assert listed["out-link.txt"] == f"a symbolic link leading outside {top}"
     assert listed["out-dir"] == f"a symbolic link leading outside {top}" and "in-dir" not in listed
     assert "rules.txt" not in listed
+
+
+def test_a_deep_directory_is_walked_without_recursion(tmp_path):
+    """os.walk recurses: 1,000 levels ended every command with a RecursionError, exit 3, and
+    the files beside them unread (sweep 17)."""
+    top = tmp_path / "top"
+    deep = top
+    top.mkdir()
+    for _ in range(1200):  # (os.makedirs recurses too)
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "x.txt").write_text("x")
+    (top / "a.txt").write_text("x")
+    listed = [Path(i.path) for i in inputs([top])]
+    assert listed == [top / "a.txt", deep / "x.txt"]
+
+
+def test_an_index_rst_that_is_not_read_makes_no_edition(tmp_path):
+    """An index.rst that was a FIFO or a link leading out hid its chapters without a word; an
+    unrelated index.rst above a complete edition hid the edition, and an edition in an edition
+    was dropped (sweep 17). A directory with an index.rst to read is an edition of its own."""
+    (tmp_path / "elsewhere.rst").write_text("x")
+    top = tmp_path / "top"
+    fifo = top / "fifo"
+    fifo.mkdir(parents=True)
+    os.mkfifo(fifo / "index.rst")
+    (fifo / "one.rst").write_text("x")
+    out = top / "out"
+    out.mkdir()
+    (out / "index.rst").symlink_to(tmp_path / "elsewhere.rst")
+    (out / "one.rst").write_text("x")
+    notes = top / "notes"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "index.rst").write_text("x")
+    (notes / "page.rst").write_text("x")
+    (notes / "sub" / "index.rst").write_text("x")
+    (notes / "sub" / "one.rst").write_text("x")
+    listed = {Path(i.path).relative_to(top).as_posix(): i.skipped for i in inputs([top])}
+    assert listed == {"fifo/index.rst": "not a regular file (a FIFO)", "fifo/one.rst": None,
+                      "notes/index.rst": None, "notes/sub/index.rst": None,
+                      "out/index.rst": f"a symbolic link leading outside {top}", "out/one.rst": None}
 
 
 def _boom(*args, **kwargs):
