@@ -76,7 +76,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     from concurrent.futures import Future, ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=die_with, initargs=(os.getpid(),))
+                               initializer=_worker, initargs=(os.getpid(),))
     # Sharing, this process parses the first path and every (workers + 1)th after it while the
     # workers parse the others; a worker's result is read when its turn comes. At most two
     # rounds are in flight, so finished trees do not pile up ahead of a slow consumer.
@@ -103,7 +103,19 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
         for p in paths[i:]:
             yield _stopped().located(p)
     finally:
+        # Stopped early (Ctrl-C, an error, a caller that stopped reading), the parses under way
+        # end first: a worker killed while it sent its result left the pool's reader waiting
+        # for the rest of it for ever (sweep 17)
         pool.shutdown(cancel_futures=True)
+
+
+def _worker(parent: int) -> None:
+    """A pool worker's start. Ctrl-C (SIGINT to the terminal's process group) is the parent's
+    to act on: a worker it interrupted while it read the pool's queue died holding the queue's
+    lock, the others waited for it for ever, and the parent for them, holding the store's lock
+    (sweep 17); one interrupted while idle printed a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with(parent)
 
 
 def _stopped() -> CrparseError:

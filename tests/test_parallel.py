@@ -148,3 +148,31 @@ def test_a_refused_diff_leaves_no_child_parsing_on(tmp_path):
         except OSError:
             pass
     assert not left
+
+
+def test_ctrl_c_ends_the_run_with_no_worker_left_waiting(paths):
+    """Ctrl-C sends SIGINT to the whole process group: a worker interrupted while it read the
+    pool's queue died holding the queue's lock, the others waited on it for ever and the parent
+    for them (4 of 15 `index` runs with 4 jobs, holding the store's lock: sweep 17); an idle one
+    printed a traceback. Workers leave SIGINT to the parent."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, sys\n"
+        "from crparse.parallel import parse_all\n"
+        "try:\n"
+        "    found = parse_all(sys.argv[1:] * 200)\n"
+        "    next(found)\n"
+        "    os.killpg(0, signal.SIGINT)\n"
+        "    for _ in found:\n"
+        "        pass\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    env = dict(os.environ, CRPARSE_JOBS="4", PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
+    for _ in range(6):
+        done = subprocess.run([sys.executable, "-c", code, paths[0], paths[1]], capture_output=True, env=env,
+                              timeout=60, start_new_session=True)
+        assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr[-2000:]
