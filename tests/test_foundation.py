@@ -194,10 +194,16 @@ def test_a_deep_directory_is_walked_without_recursion(tmp_path):
     for _ in range(1200):  # (os.makedirs recurses too)
         deep = deep / "d"
         deep.mkdir()
-    (deep / "x.txt").write_text("x")
-    (top / "a.txt").write_text("x")
-    listed = [Path(i.path) for i in inputs([top])]
-    assert listed == [top / "a.txt", deep / "x.txt"]
+    try:
+        (deep / "x.txt").write_text("x")
+        (top / "a.txt").write_text("x")
+        listed = [Path(i.path) for i in inputs([top])]
+        assert listed == [top / "a.txt", deep / "x.txt"]
+    finally:  # shutil.rmtree recurses too: pytest's clean-up of old temporary directories failed on it
+        (deep / "x.txt").unlink(missing_ok=True)
+        while deep != top:
+            deep.rmdir()
+            deep = deep.parent
 
 
 def test_an_index_rst_that_is_not_read_makes_no_edition(tmp_path):
