@@ -120,6 +120,24 @@ def test_the_plugin_reads_a_directory_as_crparse_does(tmp_path):
     assert "link.txt" not in run.stdout
 
 
+def test_the_plugin_does_not_go_into_links_to_directories_leading_out(tmp_path):
+    """pytest's own walk went into them: a link to / walked the whole file system, and a
+    conftest.py in a linked directory was imported and run (sweep 17)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "outside").mkdir()
+    document(tmp_path / "docs")
+    ran = tmp_path / "RAN"
+    (tmp_path / "outside" / "conftest.py").write_text(f"open({str(ran)!r}, 'w').write('ran')\n")
+    document(tmp_path / "outside")
+    (tmp_path / "docs" / "linked").symlink_to(tmp_path / "outside")
+    (tmp_path / "docs" / "root").symlink_to("/")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "--cr-examples",
+                          str(tmp_path / "docs"), "-v"], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    assert "cr.txt::801.2c#1 PASSED" in run.stdout and "linked" not in run.stdout, run.stdout[-3000:]
+    assert not ran.exists()
+
+
 def test_an_undated_fragment_without_a_store_is_refused_with_what_to_do(tmp_path):
     path = document(tmp_path, dated=False)
     done = crparse("examples", str(path), "--db", str(tmp_path / "no-store.sqlite"))

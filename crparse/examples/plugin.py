@@ -34,7 +34,10 @@ def pytest_configure(config) -> None:
             raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path:
-        config.args[:] = [str(Path(path).resolve())]
+        # The documents themselves, as crparse's walk lists them, rather than the directory for
+        # pytest to walk: it went into links to directories leading out (a link to / walked the
+        # whole file system) and imported the conftest.py files it met there (sweep 17)
+        config.args[:] = _listed(config) or [str(Path(path).resolve())]
         config.addinivalue_line("markers", "cr_example: a worked example of the Comprehensive Rules")
 
 
@@ -42,7 +45,9 @@ def pytest_ignore_collect(collection_path, config):
     if not config.getoption("--cr-examples", default=None):
         return None
     if collection_path.is_dir():
-        return None
+        root = Path(config.getoption("--cr-examples")).resolve()
+        inside = collection_path.resolve() == root or root in collection_path.resolve().parents
+        return None if inside and not collection_path.is_symlink() else True
     return None if str(collection_path) in _listed(config) else True
 
 
@@ -70,8 +75,20 @@ def _listed(config) -> list[str]:
         from crparse.inputs import inputs
 
         root = Path(config.getoption("--cr-examples")).resolve()
-        _LISTED.extend(i.path for i in inputs([root]) if i.skipped is None and _document(Path(i.path)))
+        documents = [i.path for i in inputs([root]) if i.skipped is None and _document(Path(i.path))]
+        # pytest collects a file through a collector for each directory above it, by recursion:
+        # 1,000 levels down, an INTERNALERROR (sweep 17)
+        deep = [p for p in documents if len(Path(p).parts) - len(root.parts) > _MOST_LEVELS]
+        if deep:
+            config.issue_config_time_warning(pytest.PytestConfigWarning(
+                f"crparse: {len(deep)} document(s) more than {_MOST_LEVELS} directories below {root} left out: pytest "
+                f"cannot collect so deep (the first: {deep[0]})"), stacklevel=2)
+        left_out = set(deep)
+        _LISTED.extend(p for p in documents if p not in left_out)
     return _LISTED
+
+
+_MOST_LEVELS = 256
 
 
 _PARSED: dict[str, object] = {}
