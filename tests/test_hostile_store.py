@@ -516,3 +516,46 @@ def test_undated_releases_beside_dated_ones_are_said(tmp_path):
     result = run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")], seconds=60)
     assert result.returncode == 0 and "1 release " in result.stdout.decode(), result
     assert said in result.stderr.decode() and "no effective date" in result.stderr.decode(), result
+
+
+def test_a_store_in_a_directory_the_user_cannot_write_is_read(tmp_path):
+    """A store in WAL mode is read through a -shm file SQLite makes beside it: in a read-only
+    directory (a shared store) every command that only reads was refused with "attempt to write
+    a readonly database" (sweep 17)."""
+    import subprocess
+    import sys
+
+    prefix = [] if os.geteuid() != 0 else [shutil.which("setpriv")] if shutil.which("setpriv") else None
+    if prefix is None:
+        pytest.skip("running as root without setpriv: a directory of mode 0o555 is written anyway")
+    if prefix:
+        prefix += ["--bounding-set=-dac_override,-dac_read_search,-fowner", "--inh-caps=-dac_override,-dac_read_search,-fowner"]
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "a.txt", "2020-01-01")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    db = str(shared / "s.sqlite")
+    assert run_limited(["index", str(folder), "--db", db]).returncode == 0
+    shared.chmod(0o555)
+    try:
+        done = subprocess.run([*prefix, sys.executable, "-m", "crparse", "search", "rule", "--db", db],
+                              capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent)))
+    finally:
+        shared.chmod(0o755)
+    assert done.returncode == 0 and "rule(s) held" in done.stderr + done.stdout, (done.stdout, done.stderr)
+    assert sorted(p.name for p in shared.iterdir()) == [".s.sqlite.lock", "s.sqlite"]  # index's lock, no -shm
+
+
+def test_a_store_named_through_a_link_has_the_lock_of_the_file(tmp_path):
+    """The lock was beside the name given: two index runs, one naming the store through a link
+    to it, interleaved, and one was told the store was damaged, to rebuild it (sweep 17)."""
+    from crparse.store.lock import lock_path
+
+    store = tmp_path / "s.sqlite"
+    store.write_bytes(b"")
+    (tmp_path / "other").mkdir()
+    for alias in (tmp_path / "alias.sqlite", tmp_path / "other" / "s.sqlite"):
+        alias.symlink_to(store)
+        assert lock_path(alias) == lock_path(store) == tmp_path / ".s.sqlite.lock"

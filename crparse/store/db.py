@@ -169,9 +169,7 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
                 )
             path.parent.mkdir(parents=True, exist_ok=True)
         if readonly:
-            # a URI, for mode=ro: the file name's bytes percent-encoded, whatever they are
-            uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, factory=Store)
+            db = _read_only(path)
         else:
             db = sqlite3.connect(path, isolation_level=None, factory=Store)  # transactions are explicit: BEGIN ... COMMIT
         db.path = str(path)
@@ -204,6 +202,26 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
         raise CrparseError(f"not a crparse store: {err}", path=str(path)) from None
     except OSError as err:
         raise CrparseError(f"cannot open the store: {err.strerror or err}", path=str(path)) from None
+    return db
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The store opened read-only. A store in WAL mode is read through its -shm file, which
+    SQLite makes beside it: in a directory the user cannot write (a shared or read-only store)
+    every command that only reads was refused with "attempt to write a readonly database"
+    (sweep 17). There it is opened as immutable, which needs no -shm; no run of crparse can be
+    writing it, and a -wal left by a killed one is left out, as its uncommitted work would be."""
+    # a URI, for mode=ro: the file name's bytes percent-encoded, whatever they are
+    uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, factory=Store)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as err:
+        name = getattr(err, "sqlite_errorname", None) or ""
+        if not name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or os.access(path.parent, os.W_OK):
+            raise
+        db.close()
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None, factory=Store)
     return db
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import contextlib
+import os
 from pathlib import Path
 
 from crparse.outputs import exclusive
@@ -25,7 +26,10 @@ WAIT = 60.0
 
 
 def lock_path(store: Path) -> Path:
-    return store.with_name(f".{store.name}.lock")
+    """Beside the file the name leads to: a store named through a link to it had a lock of its
+    own, two runs interleaved, and one was told the store was damaged (sweep 17)."""
+    real = Path(os.path.realpath(store))
+    return real.with_name(f".{real.name}.lock")
 
 
 @contextlib.contextmanager
