@@ -240,3 +240,20 @@ def test_summaries_that_give_releases_one_date_are_parsed_again(two, clean, tmp_
     assert done.returncode == 0, done.stderr
     assert "left out" not in done.stderr, done.stderr
     assert same_files(out, clean, summaries(out)) and switcher(out) == switcher(clean)
+
+
+def test_a_write_that_names_no_file_is_said_with_the_site_s_directory(tmp_path, monkeypatch, capsys):
+    """A disk that filled while Sphinx wrote: "crparse: docs: No space left on device", neither
+    the file nor OUT (sweep 17)."""
+    import errno
+
+    import crparse.site
+    from crparse.cli.main import main
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(crparse.site, "build_site", full)
+    out = tmp_path / "site"
+    assert main(["docs", str(Path(__file__).parent / "fixtures" / "modern.txt"), "-o", str(out)]) == 2
+    assert capsys.readouterr().err == f"crparse: docs: {out}: No space left on device\n"

@@ -58,7 +58,14 @@ def run_docs(args) -> int:
         report(f"crparse: docs: {out}: another crparse docs is building this site: waiting for it to end "
                f"(at most {seconds:g} s)")
 
-    result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force, waiting=waiting)
+    try:
+        result = build_site(paths, out, jobs=workers, progress=_Progress(), force=args.force, waiting=waiting)
+    except OSError as err:
+        if err.filename is not None:
+            raise
+        # a write of Sphinx's that failed (a full disk) names no file: the site's directory is
+        # what to look at ("crparse: docs: No space left on device": sweep 17)
+        raise OSError(err.errno, err.strerror or str(err), str(out)) from None
     for line in left_out + unread + result.skipped:
         report(f"crparse: docs: skipped {line}")
     for line in result.warnings:
