@@ -10,6 +10,7 @@ link out of the directory it was given.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -75,7 +76,7 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
         except ValueError as err:
             yield Input(str(here), False, f"a directory that cannot be read: {err}", True)
             continue
-        files, below = [], []
+        files, below, linked_files = [], [], set()
         for entry in entries:
             path = here / entry.name
             try:
@@ -92,13 +93,23 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
                     below.append(path)
             else:
                 files.append(path)
+                if linked:
+                    linked_files.add(path)
         if editions and here / "index.rst" in files and _special(here / "index.rst") is None:
             edition = here
         for path in files:
             if edition is not None and path.name.endswith(".rst") and path != edition / "index.rst":
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
-            yield Input(str(path), False, _special(path))
+            skipped = _special(path)
+            if skipped is None and path not in linked_files:
+                _WALKED.add(str(path))
+            yield Input(str(path), False, skipped)
         stack.extend((path, edition) for path in reversed(below))
+
+
+# The files a walk listed as files, not links: read without following a link (read_regular), for
+# one swapped for a link leading out after the listing was read, and shown (sweep 17).
+_WALKED: set[str] = set()
 
 
 def _is_dir(path: Path) -> bool:
@@ -157,12 +168,13 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) ->
     """The bytes of a regular file of at most `limit` bytes, the one way crparse reads a file
     the input chose. stat before opening (opening a FIFO waits for a writer; opening some devices
     acts), open non-blocking (and without following a last link when `follow` is False: the file
-    may have been swapped since), check again on the open file, and read at most `limit + 1`
+    may have been swapped since; nor for a file a walk listed), check again on the open file, and read at most `limit + 1`
     bytes (it may have grown): no read blocks, and none is unbounded."""
+    walked = _WALKED and os.fspath(path) in _WALKED
     try:
         _check(os.stat(path), limit)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-        if not follow:
+        if not follow or walked:
             flags |= getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags)
         with os.fdopen(fd, "rb") as f:
@@ -173,6 +185,8 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) ->
             while len(raw) <= limit and (more := f.read(min(limit + 1 - len(raw), _GROWN_CHUNK))):
                 raw += more
     except OSError as err:
+        if walked and err.errno == errno.ELOOP:
+            raise Unread("cannot read: a symbolic link now, where the directory's walk found a file") from None
         raise Unread(f"cannot read: {err.strerror or err}") from None
     except ValueError:  # a name the file system cannot encode (a NUL)
         raise Unread("cannot read: not a usable file name") from None

@@ -185,6 +185,26 @@ def test_a_walk_does_not_follow_a_link_out_of_its_directory(tmp_path):
     assert "rules.txt" not in listed
 
 
+def test_a_file_a_walk_listed_is_not_read_through_a_link_swapped_in_since(tmp_path):
+    """A walk lists the files, then they are read: one replaced by a link leading out in
+    between was read and its text printed (sweep 17)."""
+    top = tmp_path / "top"
+    top.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("100.1. A secret rule.\n\n100.2. Another.\n")
+    (top / "a.txt").write_text("100.1. A rule.\n\n100.2. Another.\n")
+    (top / "inside.txt").symlink_to(top / "a.txt")  # a link when listed: followed, as it leads inside
+    listed = [Path(i.path) for i in inputs([top])]
+    (top / "a.txt").rename(top / "b.txt")
+    (top / "a.txt").symlink_to(secret)
+    from crparse.errors import CrparseError
+
+    with pytest.raises(CrparseError, match="a symbolic link now, where the directory's walk found a file"):
+        crparse.parse(listed[0])
+    assert "100.1" in crparse.parse(top / "b.txt")
+    assert crparse.parse(tmp_path / "top" / ".." / "top" / "a.txt").rule("100.1").text == "A secret rule."  # named
+
+
 def test_a_deep_directory_is_walked_without_recursion(tmp_path):
     """os.walk recurses: 1,000 levels ended every command with a RecursionError, exit 3, and
     the files beside them unread (sweep 17)."""
