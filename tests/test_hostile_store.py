@@ -559,3 +559,24 @@ def test_a_store_named_through_a_link_has_the_lock_of_the_file(tmp_path):
     for alias in (tmp_path / "alias.sqlite", tmp_path / "other" / "s.sqlite"):
         alias.symlink_to(store)
         assert lock_path(alias) == lock_path(store) == tmp_path / ".s.sqlite.lock"
+
+
+def test_two_dates_under_one_release_are_said(tmp_path):
+    """`diff 2008 2009` on a store whose newest release is of 2007 compared it with itself and
+    said "unchanged", exit 0, without a word (sweep 17)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "a.txt", "2020-01-01")
+    db = str(tmp_path / "s.sqlite")
+    assert run_limited(["index", str(folder), "--db", db]).returncode == 0
+    result = run_limited(["diff", "2030", "2031", "--db", db])
+    assert result.returncode == 0 and b"are both under one release of the store" in result.stderr, result
+
+
+def test_docs_of_an_empty_store_says_the_store_is_empty(tmp_path):
+    """"no release given (PATH..., or --db ...)", --db given (sweep 17)."""
+    db = str(tmp_path / "s.sqlite")
+    (tmp_path / "none").mkdir()
+    assert run_limited(["index", str(tmp_path / "none"), "--db", db]).returncode in (0, 2)
+    message = _one_line_refusal(run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")]))
+    assert "the store holds no release" in message, message

@@ -70,7 +70,13 @@ def _diff(args) -> int:
     # The newer release is parsed in a child (crparse.parallel) while this process parses the
     # older, then imports the alignment and finds the older's units: work that would otherwise
     # wait for the child's tree, which also has to be packed and sent.
-    found = parse_all([_release(args.old, args.db), _release(args.new, args.db)], format=args.format)
+    old_path, new_path = _release(args.old, args.db), _release(args.new, args.db)
+    if old_path == new_path and str(old_path) != args.old:  # two dates, one release: "unchanged" said nothing of it (sweep 17)
+        from crparse.cli.main import report
+
+        report(f"crparse: diff: warning: {args.old} and {args.new} are both under one release of the store ({old_path}): "
+               "it is compared with itself")
+    found = parse_all([old_path, new_path], format=args.format)
     old = next(found)
     if isinstance(old, CrparseError):
         raise old

@@ -48,6 +48,8 @@ def run_docs(args) -> int:
         raise CommandError(f"docs: none of the {len(unread)} release(s) of the store can be read again (moved or "
                            "deleted? give them as PATH, or index them where they are now)"
                            + "".join(f"; {line}" for line in unread))
+    if not paths and args.db is not None:  # "no release given" with --db given (sweep 17)
+        raise CommandError("docs: the store holds no release: add some with `crparse index DIR`, or give PATH")
     if not paths:
         raise CommandError("docs: no release given (PATH..., or --db for the releases of a store)")
     out = Path(args.output)
