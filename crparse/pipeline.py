@@ -66,6 +66,11 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
     limit = max_size if max_size is not None else max_input()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
         path = str(source)
+        edition = os.path.join(path, "index.rst")
+        if os.path.isdir(path) and os.path.isfile(edition):
+            # a reST edition's directory is the document its index makes, for every command as
+            # for a walk (`text`, `diff`, `cite-check --cr` refused it as a directory: sweep 17)
+            path = edition
         try:
             raw = read_regular(path, limit)
         except Unread as why:

@@ -502,10 +502,14 @@ def test_the_text_of_a_role_that_is_not_a_reference_is_kept_whole(tmp_path, role
 
 
 def test_text_of_an_edition_s_directory_is_its_index(tmp_path, capsys):
-    """`parse DIR` reads the edition; `text DIR` refused it as "not a regular file" (sweep 17)."""
+    """`parse DIR` reads the edition; `text DIR`, `diff`, `cite-check --cr` refused it as "not a
+    regular file" (sweep 17): a document named by its directory is the edition's."""
     from crparse.cli.main import main
 
     index = edition(tmp_path)
+    assert crparse.parse(index.parent) == crparse.parse(index)
+    assert main(["diff", str(index.parent), str(index)]) == 0
+    capsys.readouterr()
     assert main(["text", str(index.parent)]) == 0
     by_directory = capsys.readouterr().out
     assert main(["text", str(index)]) == 0

@@ -193,11 +193,8 @@ def _utf8_output() -> None:
 def _text(args) -> int:
     from crparse.writers.json import valid_text
 
-    path = Path(args.path)
-    if path.is_dir() and (path / "index.rst").is_file():
-        path = path / "index.rst"  # a reST edition, as `parse DIR` reads it (sweep 17)
     try:
-        lines = crparse.source_lines(path, format=args.format)
+        lines = crparse.source_lines(Path(args.path), format=args.format)
     except CrparseError as err:
         report(f"crparse: {err}")
         return exits.REFUSED
