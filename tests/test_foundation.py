@@ -3,9 +3,8 @@ that cannot go stale, a thin CLI with one table of exit codes, and a light `impo
 
 from __future__ import annotations
 
-import os
-
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path

@@ -105,7 +105,7 @@ def _stray_closings(rtf: str) -> tuple[str, tuple[int, int]]:
     linear, and the text written as it goes (a list of 3.9 million cuts took 269 MiB: sweep 17).
     Groups nested past MAX_RTF_DEPTH are refused."""
     last = len(rtf.rstrip(" \t\r\n\x00"))
-    depth, deepest, first, count = 0, 0, -1, 0
+    depth, first, count = 0, -1, 0
     out, at = io.StringIO(), 0
     for match in _BRACE.finditer(rtf):
         brace = match.group()
