@@ -138,6 +138,26 @@ def test_the_plugin_does_not_go_into_links_to_directories_leading_out(tmp_path):
     assert not ran.exists()
 
 
+def test_the_plugin_runs_no_code_of_a_document_nor_of_a_directory_without_one(tmp_path):
+    """pytest's doctest plugin ran the ">>>" lines of the documents, given to it as paths, and
+    read them as UTF-8, ending the run on a cp1252 release; a directory without documents had
+    its conftest.py imported (sweep 18)."""
+    docs = tmp_path / "docs"
+    (docs / "empty").mkdir(parents=True)
+    document(docs)
+    ran = tmp_path / "RAN"
+    (docs / "empty" / "conftest.py").write_text(f"open({str(ran)!r}, 'w').write('conftest')\n")
+    text = (docs / "cr.txt").read_text(encoding="utf-8")
+    (docs / "test_cr.txt").write_text(text + f"\n>>> open({str(ran)!r}, 'w').write('doctest')\n", encoding="utf-8")
+    (docs / "old.txt").write_bytes(text.replace("801.2c", "801.2c").encode("utf-8").replace(b"\xe2\x80\x99", b"\x92") + b"\x92\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "--cr-examples", str(docs),
+                          "-v"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path,
+                         timeout=120, check=False)
+    assert "cr.txt::801.2c#1 PASSED" in run.stdout and "test_cr.txt::801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
+    assert "old.txt::" in run.stdout and "error" not in run.stdout.lower().split("short test summary")[0][-200:]
+    assert not ran.exists(), ran.read_text()
+
+
 def test_an_undated_fragment_without_a_store_is_refused_with_what_to_do(tmp_path):
     path = document(tmp_path, dated=False)
     done = crparse("examples", str(path), "--db", str(tmp_path / "no-store.sqlite"))

@@ -34,21 +34,41 @@ def pytest_configure(config) -> None:
             raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path:
-        # The documents themselves, as crparse's walk lists them, rather than the directory for
-        # pytest to walk: it went into links to directories leading out (a link to / walked the
-        # whole file system) and imported the conftest.py files it met there (sweep 17)
-        config.args[:] = _listed(config) or [str(Path(path).resolve())]
+        config.args[:] = [str(Path(path).resolve())]
         config.addinivalue_line("markers", "cr_example: a worked example of the Comprehensive Rules")
+        # A document is no doctest: pytest's doctest plugin ran the ">>>" lines of the documents
+        # given to it as paths, and read them as UTF-8, ending the run on a cp1252 release (sweep 18)
+        doctest = config.pluginmanager.get_plugin("doctest")
+        if doctest is not None:
+            config.pluginmanager.unregister(doctest)
 
 
 def pytest_ignore_collect(collection_path, config):
+    """pytest walks PATH itself: it goes only into the directories on the way to a document
+    crparse's walk lists, not into a link to a directory leading out (a link to / walked the
+    whole file system, and the conftest.py files met there were imported: sweep 17), nor into
+    one without documents (whose conftest.py it would import: sweep 18)."""
     if not config.getoption("--cr-examples", default=None):
         return None
     if collection_path.is_dir():
-        root = Path(config.getoption("--cr-examples")).resolve()
-        inside = collection_path.resolve() == root or root in collection_path.resolve().parents
-        return None if inside and not collection_path.is_symlink() else True
+        return None if str(collection_path) in _ways(config) and not collection_path.is_symlink() else True
     return None if str(collection_path) in _listed(config) else True
+
+
+_WAYS: set[str] = set()
+
+
+def _ways(config) -> set[str]:
+    """The directories from PATH down to each listed document."""
+    if not _WAYS:
+        root = Path(config.getoption("--cr-examples")).resolve()
+        _WAYS.add(str(root))
+        for document in _listed(config):
+            for directory in Path(document).parents:
+                if str(directory) in _WAYS or directory == root:
+                    break
+                _WAYS.add(str(directory))
+    return _WAYS
 
 
 def pytest_collect_file(file_path, parent):
