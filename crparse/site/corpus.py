@@ -224,9 +224,10 @@ def _inputs(paths: Sequence[Path], out: Path, skipped: list[str]) -> Iterator:
     seen: set[str] = set()
     for given in paths:
         top = Path(given)
+        real_top = _real(top)
         for item in inputs([given]):
             if not item.named:
-                where = _site_above(Path(item.path), top, site, verdicts)
+                where = _site_above(Path(item.path), top, real_top, site, verdicts)
                 if where is not None:
                     if where not in said:
                         said.add(where)
@@ -242,9 +243,11 @@ def _inputs(paths: Sequence[Path], out: Path, skipped: list[str]) -> Iterator:
             yield item
 
 
-def _site_above(path: Path, top: Path, site: str, verdicts: dict[Path, str | None]) -> Path | None:
+def _site_above(path: Path, top: Path, real_top: str, site: str, verdicts: dict[Path, str | None]) -> Path | None:
     """The outermost directory from `top` (the directory walked) down to `path` that is OUT or
-    holds a site, if any (why, in `verdicts`)."""
+    holds a site, if any (why, in `verdicts`). The walk goes into no link to a directory: a
+    folder below `top` is where `top` really is, and its path there is made from `real_top`,
+    not resolved again, component by component (a file 2,000 directories down took 41 s: sweep 18)."""
     chain = []
     for folder in path.parents:
         chain.append(folder)
@@ -252,7 +255,8 @@ def _site_above(path: Path, top: Path, site: str, verdicts: dict[Path, str | Non
             break
     for folder in reversed(chain):
         if folder not in verdicts:
-            if _real(folder) == site:
+            real = real_top if folder == top else os.path.join(real_top, os.path.relpath(folder, top))
+            if real == site:
                 verdicts[folder] = "the output directory: the site is not read as releases"
             elif any(os.path.lexists(folder / name) for name in (ROOT_STAMP, STAMP, WORK)):
                 verdicts[folder] = "a site crparse docs built: not read as releases"
