@@ -102,14 +102,15 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
             skipped = _special(path)
             if skipped is None and path not in linked_files:
-                _WALKED.add(str(path))
+                _WALKED[str(path)] = os.path.join(real_top, os.path.relpath(path, top))
             yield Input(str(path), False, skipped)
         stack.extend((path, edition) for path in reversed(below))
 
 
-# The files a walk listed as files, not links: read without following a link (read_regular), for
-# one swapped for a link leading out after the listing was read, and shown (sweep 17).
-_WALKED: set[str] = set()
+# The files a walk listed as files, not links, and where each really is: read there or not at all
+# (read_regular): one swapped for a link leading out after the listing was read, and shown
+# (sweep 17), and so was one under a directory swapped for a link (sweep 18).
+_WALKED: dict[str, str] = {}
 
 
 def _is_dir(path: Path) -> bool:
@@ -164,19 +165,23 @@ class Unread(Exception):
 _GROWN_CHUNK = 1 << 20
 
 
-def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) -> bytes:
+def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True, real: str | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, the one way crparse reads a file
     the input chose. stat before opening (opening a FIFO waits for a writer; opening some devices
     acts), open non-blocking (and without following a last link when `follow` is False: the file
-    may have been swapped since; nor for a file a walk listed), check again on the open file, and read at most `limit + 1`
+    may have been swapped since; and where the file must really be is known, `real` or the
+    walk's that listed it, it is read only there), check again on the open file, and read at most `limit + 1`
     bytes (it may have grown): no read blocks, and none is unbounded."""
-    walked = _WALKED and os.fspath(path) in _WALKED
+    real = real or _WALKED.get(os.fspath(path))
     try:
         _check(os.stat(path), limit)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-        if not follow or walked:
+        if not follow or real:
             flags |= getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags)
+        if real and not _opened_at(fd, real):
+            os.close(fd)
+            raise OSError(errno.ELOOP, "moved")
         with os.fdopen(fd, "rb") as f:
             status = os.fstat(fd)
             _check(status, limit)
@@ -185,14 +190,25 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True) ->
             while len(raw) <= limit and (more := f.read(min(limit + 1 - len(raw), _GROWN_CHUNK))):
                 raw += more
     except OSError as err:
-        if walked and err.errno == errno.ELOOP:
-            raise Unread("cannot read: a symbolic link now, where the directory's walk found a file") from None
+        if real and err.errno == errno.ELOOP:
+            raise Unread("cannot read: a symbolic link now on its way, where a file or directory was found: "
+                         "it is not where it was") from None
         raise Unread(f"cannot read: {err.strerror or err}") from None
     except ValueError:  # a name the file system cannot encode (a NUL)
         raise Unread("cannot read: not a usable file name") from None
     if len(raw) > limit:
         raise Unread(f"larger than the {describe(limit)} limit", too_large=True)
     return raw
+
+
+def _opened_at(fd: int, real: str) -> bool:
+    """Whether the file open at `fd` is the one at `real` (a path with no link in it), as the
+    kernel names it (/proc/self/fd). O_NOFOLLOW guards only a path's last component: a link
+    swapped in for a directory on the way was followed. Where the system does not say, yes."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}") == real
+    except OSError:
+        return not os.path.isdir("/proc/self/fd")
 
 
 def _check(status: os.stat_result, limit: int) -> None:

@@ -198,10 +198,27 @@ def test_a_file_a_walk_listed_is_not_read_through_a_link_swapped_in_since(tmp_pa
     (top / "a.txt").symlink_to(secret)
     from crparse.errors import CrparseError
 
-    with pytest.raises(CrparseError, match="a symbolic link now, where the directory's walk found a file"):
+    with pytest.raises(CrparseError, match="a symbolic link now on its way, where a file or directory was found"):
         crparse.parse(listed[0])
     assert "100.1" in crparse.parse(top / "b.txt")
     assert crparse.parse(tmp_path / "top" / ".." / "top" / "a.txt").rule("100.1").text == "A secret rule."  # named
+
+
+def test_a_file_a_walk_listed_is_not_read_through_a_directory_swapped_for_a_link(tmp_path):
+    """O_NOFOLLOW guards a path's last component only: a directory on the way swapped for a link
+    leading out after the listing was followed, and the outside file read (sweep 18)."""
+    from crparse.errors import CrparseError
+
+    top = tmp_path / "top"
+    (top / "sub").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (top / "sub" / "a.txt").write_text("100.1. A rule.\n\n100.2. Another.\n")
+    (tmp_path / "outside" / "a.txt").write_text("100.1. A secret rule.\n\n100.2. Another.\n")
+    listed = [Path(i.path) for i in inputs([top])]
+    (top / "sub").rename(top / "moved")
+    (top / "sub").symlink_to(tmp_path / "outside")
+    with pytest.raises(CrparseError, match="a symbolic link now on its way"):
+        crparse.parse(listed[0])
 
 
 def test_a_deep_directory_is_walked_without_recursion(tmp_path):

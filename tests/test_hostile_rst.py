@@ -514,3 +514,30 @@ def test_text_of_an_edition_s_directory_is_its_index(tmp_path, capsys):
     by_directory = capsys.readouterr().out
     assert main(["text", str(index)]) == 0
     assert by_directory == capsys.readouterr().out and "Each player has a range of influence." in by_directory
+
+
+def test_a_toctree_file_under_a_directory_swapped_for_a_link_is_not_read(tmp_path, monkeypatch):
+    """The entry's path was resolved and checked, then opened with O_NOFOLLOW, which guards its
+    last component only: a directory on the way swapped for a link leading out in between was
+    followed (3 of 150 runs: sweep 18). Here the swap comes right after the check."""
+    index = edition(tmp_path, "ch/part")
+    (index.parent / "ch").mkdir()
+    (index.parent / "ch" / "part.rst").write_text("Part\n====\n\n800.5\n-----\n\nInside the edition.\n")
+    (tmp_path / "outside" / "part.rst").write_text(OUTSIDE)
+    checked = rst._Edition.read
+    import crparse.inputs
+
+    real_read = crparse.inputs.read_regular
+
+    def swapped(path, *args, **kwargs):
+        if str(path).endswith("part.rst"):
+            (index.parent / "ch").rename(index.parent / "moved")
+            (index.parent / "ch").symlink_to(tmp_path / "outside")
+        return real_read(path, *args, **kwargs)
+
+    monkeypatch.setattr(rst, "read_regular", swapped)
+    doc = crparse.parse(index)
+    assert not any(SECRET in t for t in texts(doc)), texts(doc)
+    assert any("a symbolic link now on its way" in m for m in toctree_warnings(doc)), toctree_warnings(doc)
+    assert checked is rst._Edition.read
+

@@ -227,7 +227,9 @@ class _Edition:
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
         try:
-            raw = read_regular(resolved, max_toctree_file(), follow=False)
+            # from the edition's directory, no link followed on the way: one swapped in for a
+            # directory after the check above was read (sweep 18)
+            raw = read_regular(resolved, max_toctree_file(), real=resolved)
         except Unread as why:
             if why.kind is not None:
                 raise _NotRead(f"not a regular file ({why.kind}): an edition reads only regular files") from None
