@@ -369,6 +369,15 @@ def test_refusal_of_a_forced_format(tmp_path):
     assert "read as HTML (as --format asked)" in message and "--format text" in message
 
 
+@pytest.mark.parametrize("charset", ["utf-8\0", "\0", "latin-1\0x"])
+def test_a_charset_with_a_nul_is_said_and_passed_over(charset):
+    """codecs.lookup raises ValueError for a NUL, not LookupError: the page was refused with
+    "embedded null character" (sweep 18)."""
+    page = f'<html><head><meta charset="{charset}"></head><body><p>100.1. A rule.</p><p>100.2. Another.</p></body></html>'
+    doc = crparse.parse(page.encode("latin-1"), format="html")
+    assert "100.2" in doc and [d.code for d in doc.diagnostics if d.code == "html-charset"] == ["html-charset"]
+
+
 @pytest.mark.parametrize("charset", ["punycode", "idna", "IDNA", "id-na", "i-dna", "IDNA-", "puny-code"])
 def test_a_page_declaring_a_quadratic_codec_is_read_as_utf8(tmp_path, charset):
     """bs4 honours any codec Python has: punycode and idna decode in quadratic time (3 MB of

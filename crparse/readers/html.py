@@ -76,6 +76,8 @@ def _declared_slow_codec(raw: bytes) -> list[str]:
         try:
             if codecs.lookup(spelling).name in _NOT_PAGE_ENCODINGS:
                 return [declared.lower()]
+        except ValueError:  # a NUL in the name: no codec, and bs4 would fail on it (sweep 18)
+            return [declared.lower()]
         except LookupError:
             continue
     return []
