@@ -590,3 +590,17 @@ def test_a_paragraph_of_much_markup_is_still_refused():
     text = "## 702. Keyword Abilities\n\n- 702.1. Text " + "*_" * 9_000 + "\n"
     with pytest.raises(crparse.RefusedInput, match=r"18,000 inline markup characters .* between two blank lines"):
         crparse.parse(text.encode(), format="markdown")
+
+
+@pytest.mark.parametrize("opener, said", [("<script>", "a <script> never closed"), ("<style>", "a <style> never closed"),
+                                          ("<noscript>", "noscript element(s) hold what reads as the page's text")])
+def test_an_unclosed_script_or_style_that_swallows_the_page_is_said(opener, said):
+    """html.parser holds a script's text to its end tag: with none, the ten rules after it went
+    under an info line, 'script, style or head element(s) skipped' (sweep 18)."""
+    before = "".join(f"<p>100.{i}. Rule {i}.</p>\n" for i in range(1, 11))
+    after = "".join(f"<p>100.{i}. Rule {i}, after it.</p>\n" for i in range(11, 21))
+    page = f"<html><body><p>100. General</p>\n{before}{opener}\n{after}</body></html>\n"
+    doc = crparse.parse(page.encode(), format="html")
+    assert [d.severity for d in doc.diagnostics if said in d.message] == ["warning"], doc.diagnostics
+    closed = page.replace(opener, opener + "var x = 1;" + opener.replace("<", "</"))
+    assert not [d for d in crparse.parse(closed.encode(), format="html").diagnostics if d.severity == "warning"]

@@ -124,6 +124,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             _check_tags(dammit.unicode_markup.count("<"))
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
+            unclosed = _unclosed_raw_text(markup)
             soup = _soup_class()(markup, "html.parser")
         except RefusedInput:
             raise
@@ -143,6 +144,17 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             Diagnostic(None, "warning", "html-warning",
                        f"{past_unicode} numeric character reference(s) past U+10FFFF (&# and 8 digits or more): "
                        "read as U+FFFD"))
+    if unclosed:
+        diagnostics.append(Diagnostic(None, "warning", "html-not-text",
+                                      f"a <{unclosed}> never closed: the page after it, which reads as its text (rule "
+                                      "numbers, paragraphs' markup), is not read"))
+    if walk.swallowed:
+        # an unclosed <script> or <style> runs to the end of the page: the rules after it were
+        # left out under an info line (sweep 18)
+        diagnostics.append(
+            Diagnostic(None, "warning", "html-not-text",
+                       f"{len(walk.swallowed)} {walk.swallowed[0]} element(s) hold what reads as the page's text (rule "
+                       "numbers, paragraphs' markup), not read: left unclosed?"))
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
@@ -295,6 +307,23 @@ def shorten_references(text: str) -> tuple[str, int]:
     return _LONG_REFERENCE.sub(shortened, text), past
 
 
+# What in a skipped element reads as the page's own text: a rule number at a line's start, or the
+# markup of paragraphs (a script or style holds its text as it is written)
+_READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[1-6])\b", re.I)
+
+
+def _unclosed_raw_text(markup: str) -> str | None:
+    """The name of a <script> or <style> that is never closed, when what follows it reads as
+    the page's: html.parser holds such an element's text to its end tag, and with none, bs4
+    gets none of the rest of the page (ten rules went without a word: sweep 18)."""
+    lowered = markup.lower()
+    for name in ("script", "style"):
+        opened = re.compile(f"<{name}(?=[\\s/>])").search(lowered, lowered.rfind(f"</{name}") + 1)
+        if opened and _READS_AS_PAGE.search(markup, opened.end()):
+            return name
+    return None
+
+
 class _Walk:
     """The text of a tree as lines: a block element starts and ends a line, a `<br>` (or a line
     break inside `<pre>`) ends one, and a run of empty lines shrinks to one blank line."""
@@ -302,6 +331,7 @@ class _Walk:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.dropped = 0
+        self.swallowed: list[str] = []  # skipped elements whose text reads as the page's
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -337,6 +367,9 @@ class _Walk:
                 name = node.name
                 if name in _NOT_TEXT:
                     self.dropped += 1  # nested ones too: each was an element the page held
+                    if not hidden and _READS_AS_PAGE.search("".join(
+                            str(d) for d in node.descendants if isinstance(d, NavigableString))):  # a script's too
+                        self.swallowed.append(name)
                     hidden += 1
                 elif not hidden:
                     if name in _BLOCKS:
