@@ -231,3 +231,19 @@ def test_millions_of_stray_closings_cost_no_list_each():
     assert "100.5" in doc and peak < 40 * len(rtf), peak
     (said,) = [d for d in doc.diagnostics if d.code == "rtf-stray-brace"]
     assert "1,000,000 such" in said.message
+
+
+@pytest.mark.parametrize("opener", ["{\\pict\\pngblip 0a0b0c\n", "{\\*\\bkmkstart x\n"])
+def test_a_destination_never_closed_is_said(opener):
+    """A picture or bookmark group left open mid-document is closed by the file's last "}": the
+    rules after it were skipped as its content, exit 0, no word (sweep 18)."""
+    before = "".join(f"100.{i}. Rule {i} before.\\par\n" for i in range(1, 11))
+    after = "".join(f"100.{i}. Rule {i} after.\\par\n" for i in range(11, 21))
+    rtf = "{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\n100. General\\par\n" + before + opener + after + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    (said,) = [d for d in doc.diagnostics if d.code == "rtf-unclosed-group"]
+    assert said.severity == "warning" and "opened at line 13 of the RTF file" in said.message, said
+    with pytest.raises(RefusedInput, match="is never closed"):  # the refusal of one whose rules all went says why
+        crparse.parse(("{\\rtf1\\ansi " + opener + before + after + "}").encode("latin-1"), format="rtf")
+    assert not [d for d in crparse.parse(rtf.replace(opener, opener + "}").encode("latin-1"), format="rtf").diagnostics
+                if d.code == "rtf-unclosed-group"]

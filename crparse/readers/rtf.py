@@ -72,6 +72,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if "\\pict" in rtf or "\\bin" in rtf:
         rtf = _TYPED_KEYWORD.sub(_untyped, rtf)
     rtf, stray = _stray_closings(rtf)
+    binary += _unclosed(rtf)
     rtf, fallbacks = _fallbacks(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
@@ -126,6 +127,31 @@ def _stray_closings(rtf: str) -> tuple[str, tuple[int, int]]:
         return rtf, (0, 0)
     out.write(rtf[at:])
     return out.getvalue(), (rtf.count("\n", 0, first) + 1, count)
+
+
+def _unclosed(rtf: str) -> list[Diagnostic]:
+    """A warning when the file's last "}" closes a group other than the document's: that group
+    was never closed, and the text after its start is read as part of it, skipped where it is a
+    destination (a picture, a bookmark): half a document went without a word (sweep 18)."""
+    last = len(rtf.rstrip(" \t\r\n\x00"))
+    if not rtf.endswith("}", 0, last):
+        return []
+    starts: list[int] = []  # the groups open, at most MAX_RTF_DEPTH (_stray_closings refused deeper)
+    closes_last = None
+    for match in _BRACE.finditer(rtf):
+        if match.group() == "{":
+            starts.append(match.start())
+        elif match.group() == "}" and starts:
+            start = starts.pop()
+            if match.end() == last:
+                closes_last = start
+    if closes_last is None or not starts:
+        return []
+    opening = " ".join(rtf[closes_last : closes_last + 24].split())
+    return [Diagnostic(None, "warning", "rtf-unclosed-group",
+                       f"the group opened at line {rtf.count(chr(10), 0, closes_last) + 1} of the RTF file ({opening!r}) is "
+                       "never closed: the text after it is read as part of it, and skipped if it is a picture or "
+                       "another destination")]
 
 
 # striprtf runs two patterns that scan from each of their starts to the end of the line
