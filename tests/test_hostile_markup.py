@@ -604,3 +604,12 @@ def test_an_unclosed_script_or_style_that_swallows_the_page_is_said(opener, said
     assert [d.severity for d in doc.diagnostics if said in d.message] == ["warning"], doc.diagnostics
     closed = page.replace(opener, opener + "var x = 1;" + opener.replace("<", "</"))
     assert not [d for d in crparse.parse(closed.encode(), format="html").diagnostics if d.severity == "warning"]
+
+
+def test_a_markdown_image_keeps_its_source_as_a_link():
+    """An image became its alt text alone, its source dropped, and one without alt text nothing
+    (sweep 18): the source is a link, as an anchor's target is."""
+    doc = crparse.parse(b"# Rules\n\n100.1. See ![the chart](chart.png) here.\n\n100.2. And ![](pic.png) there.\n",
+                        format="markdown")
+    assert [(link.text, link.target) for link in doc.links] == [("the chart", "chart.png"), ("", "pic.png")]
+    assert doc.rule("100.1").text == "See the chart here."

@@ -230,8 +230,9 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
             out.append(" ")
         elif kind == "hardbreak":
             out.append("\n")
-        elif kind == "image":
+        elif kind == "image":  # its alt text is text, its source a link, as an anchor's (it was lost: sweep 18)
             out.append(child.content)
+            links.append((child.content, str(child.attrs.get("src", ""))))
         elif kind == "link_open":
             open_link = (child.attrs.get("href", ""), len(out))
         elif kind == "link_close" and open_link is not None:
