@@ -541,3 +541,18 @@ def test_a_toctree_file_under_a_directory_swapped_for_a_link_is_not_read(tmp_pat
     assert any("a symbolic link now on its way" in m for m in toctree_warnings(doc)), toctree_warnings(doc)
     assert checked is rst._Edition.read
 
+
+
+def test_the_edition_s_files_no_toctree_names_are_said(tmp_path):
+    """A chapter the toctree does not name, and a directory of them without an index, were not
+    read, and nothing said so: a diff against the edition said unchanged (sweep 18). Another
+    edition below (its own index.rst) is its own document, not said here."""
+    index = edition(tmp_path)
+    (index.parent / "orphan.rst").write_text("Orphan\n======\n\n999.1\n-----\n\nText.\n")
+    (index.parent / "deeper").mkdir()
+    (index.parent / "deeper" / "deep.rst").write_text("Deep\n====\n")
+    (index.parent / "other").mkdir()
+    (index.parent / "other" / "index.rst").write_text("Other\n=====\n")
+    (index.parent / "other" / "part.rst").write_text("Part\n====\n")
+    said = [m for m in toctree_warnings(crparse.parse(index)) if "no toctree names" in m]
+    assert said == ["2 .rst file(s) of the edition's directory that no toctree names, not read: orphan.rst, deeper/deep.rst"]

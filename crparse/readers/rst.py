@@ -158,6 +158,8 @@ def _read(raw: bytes, path: str | None) -> Extract:
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
         documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False))
 
+    if edition is not None and os.path.basename(path) == "index.rst":
+        diagnostics += edition.unnamed()
     numbers = _section_numbers(documents, files, diagnostics)
     labels, titles = _labels(documents, numbers)
     writer = _Writer(numbers, labels, titles, diagnostics)
@@ -199,6 +201,7 @@ class _Edition:
         self.directory = Path(index).parent
         self.root = os.path.realpath(self.directory)
         self.seen = {os.path.realpath(index)}
+        self.named: set[str] = set()
 
     def read(self, entry: str) -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names; None for an
@@ -226,6 +229,7 @@ class _Edition:
             raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
+        self.named.add(resolved)  # read or not, said here (see unnamed)
         try:
             # from the edition's directory, no link followed on the way: one swapped in for a
             # directory after the check above was read (sweep 18)
@@ -238,6 +242,23 @@ class _Edition:
             raise _NotRead(f"cannot read {shown}: {why.reason.removeprefix('cannot read: ')}") from None
         self.seen.add(resolved)
         return shown, raw
+
+    def unnamed(self) -> list[Diagnostic]:
+        """The .rst files of the edition's directory (below it too, but for other editions') that
+        no toctree entry named: not read, and said (a chapter left out of the toctree went
+        without a word, and a diff against the edition said unchanged: sweep 18)."""
+        from crparse.inputs import inputs
+
+        files = [Path(i.path) for i in inputs([self.directory], editions=False)
+                 if i.skipped is None and i.path.endswith(".rst")]
+        others = {f.parent for f in files if f.name == "index.rst" and f.parent != self.directory}
+        unnamed = [f for f in files if os.path.realpath(f) not in self.seen and os.path.realpath(f) not in self.named
+                   and not any(other == f.parent or other in f.parents for other in others)]
+        if not unnamed:
+            return []
+        shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
+        return [Diagnostic(None, "warning", "rst-toctree",
+                           f"{len(unnamed)} .rst file(s) of the edition's directory that no toctree names, not read: {shown}")]
 
 
 # -- what docutils would make of it, counted before it runs -------------------------------------
