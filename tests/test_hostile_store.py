@@ -580,3 +580,19 @@ def test_docs_of_an_empty_store_says_the_store_is_empty(tmp_path):
     assert run_limited(["index", str(tmp_path / "none"), "--db", db]).returncode in (0, 2)
     message = _one_line_refusal(run_limited(["docs", "--db", db, "-o", str(tmp_path / "site")]))
     assert "the store holds no release" in message, message
+
+
+def test_index_refuses_a_store_that_lacks_a_table_rather_than_remaking_it_empty(tmp_path):
+    """The full-text table dropped: search refused the store, and index made an empty one and
+    said nothing, after which search answered nothing (sweep 18)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "a.txt", "2020-01-01")
+    db = str(tmp_path / "s.sqlite")
+    assert run_limited(["index", str(folder), "--db", db]).returncode == 0
+    with sqlite3.connect(db) as store:
+        store.execute("DROP TABLE texts_fts")
+    message = _one_line_refusal(run_limited(["index", str(folder), "--db", db]))
+    assert "lacks its table texts_fts" in message and "--rebuild" in message, message
+    assert run_limited(["index", str(folder), "--db", db, "--rebuild"]).returncode == 0
+    assert run_limited(["search", "rule", "--db", db]).returncode == 0

@@ -255,6 +255,8 @@ def not_ours(path: Path) -> str | None:
             _check_ours(db, path)
     except sqlite3.DatabaseError as err:
         return f"an SQLite database that cannot be read ({err}): whose it is cannot be told"
+    except DamagedStore:  # ours, with a table taken out: what --rebuild is for
+        return None
     except CrparseError as err:
         if err.message.startswith("store version"):  # ours, of another version: what --rebuild is for
             return None
@@ -329,9 +331,11 @@ def _check_ours(db: sqlite3.Connection, path: Path, *, complete: bool = False) -
     expected = _schema_shape()
     for table in _TABLES:
         if table not in tables:
-            if complete:
-                raise CrparseError(f"not a crparse store: it lacks its table {table}", path=str(path))
-            continue
+            # its tables and its version row are written in one transaction: a store of this
+            # version lacks one only if something else took it out ("repaired" by index with an
+            # empty one, the full-text index answered nothing: sweep 18)
+            raise DamagedStore(f"not a crparse store: it lacks its table {table} (if it was one, rebuild it "
+                               "with `crparse index DIR --rebuild`)", path=str(path))
         columns, indexes = _shape(db, table)
         if columns != expected[table][0]:
             raise CrparseError(f"not a crparse store: its table {table} has other columns", path=str(path))
