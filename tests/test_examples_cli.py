@@ -194,3 +194,24 @@ def test_the_pytest_plugin_collects_examples_and_shows_a_failure(tmp_path):
     assert "the team is at 34 life (the example: 33)" in run.stdout  # the outcome, and what the model said
     assert "Beacon of Immortality" in run.stdout  # the example's text
     assert run.returncode == 1
+
+
+def test_the_plugin_imports_nothing_above_path_nor_a_package_s_init_nor_a_link_s_target_s(tmp_path):
+    """A conftest.py in PATH's parent, the __init__.py of a directory of documents, and the
+    conftest.py beside the target of a PATH that is a link all ran (sweep 19)."""
+    evil = tmp_path / "evil"
+    (evil / "docs" / "sub").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "lk").mkdir()
+    marks = {name: tmp_path / f"RAN_{name}" for name in ("parent", "init", "target")}
+    for where, name in ((evil / "conftest.py", "parent"), (evil / "docs" / "__init__.py", "init"),
+                        (evil / "docs" / "sub" / "__init__.py", "init"), (tmp_path / "outside" / "conftest.py", "target")):
+        where.write_text(f"open({str(marks[name])!r}, 'w').write('ran')\n")
+    document(evil / "docs" / "sub")
+    (tmp_path / "lk" / "cr.txt").symlink_to(document(tmp_path / "outside"))
+    for cwd, path in ((tmp_path, evil / "docs"), (tmp_path / "lk", tmp_path / "lk" / "cr.txt")):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "--cr-examples",
+                              str(path), "-v"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                             cwd=cwd, timeout=120, check=False)
+        assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
+    assert [name for name, mark in marks.items() if mark.exists()] == []

@@ -596,3 +596,17 @@ def test_index_refuses_a_store_that_lacks_a_table_rather_than_remaking_it_empty(
     assert "lacks its table texts_fts" in message and "--rebuild" in message, message
     assert run_limited(["index", str(folder), "--db", db, "--rebuild"]).returncode == 0
     assert run_limited(["search", "rule", "--db", db]).returncode == 0
+
+
+def test_a_store_named_through_a_link_to_another_file_leaves_no_lock_beside_it(tmp_path):
+    """index --db LINK, the link to /etc/passwd: refused, but /etc/.passwd.lock was made (sweep 19)."""
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    _release(folder, "a.txt", "2020-01-01")
+    (tmp_path / "elsewhere").mkdir()
+    target = tmp_path / "elsewhere" / "passwd"
+    target.write_text("root:x:0:0:root:/root:/bin/sh\n")
+    (tmp_path / "dbs").mkdir()
+    (tmp_path / "dbs" / "s.sqlite").symlink_to(target)
+    assert "not a crparse store" in _one_line_refusal(run_limited(["index", str(folder), "--db", str(tmp_path / "dbs" / "s.sqlite")]))
+    assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == ["passwd"]

@@ -288,3 +288,15 @@ def test_a_file_deep_down_a_walk_is_checked_for_sites_in_linear_time(tmp_path):
             os.close(fds.pop())
             os.rmdir("d", dir_fd=parent)
         os.close(fds.pop())
+
+
+def test_an_output_that_is_a_link_to_a_file_is_said_so(tmp_path, capsys):
+    """"a symbolic link to ..., which does not exist", of a link to a file that exists (sweep 19)."""
+    from crparse.cli.main import main
+
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    out = tmp_path / "out"
+    out.symlink_to(target)
+    assert main(["docs", str(Path(__file__).parent / "fixtures" / "modern.txt"), "-o", str(out)]) == 2
+    assert f"the output is not a directory (a symbolic link to {target}, a file)" in capsys.readouterr().err

@@ -10,6 +10,7 @@ any, are replaced by PATH).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -34,13 +35,28 @@ def pytest_configure(config) -> None:
             raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path:
-        config.args[:] = [str(Path(path).resolve())]
+        # absolute, not resolved: a PATH that is a link is collected where it is, not where its
+        # target lies, whose conftest.py was imported (sweep 19)
+        config.args[:] = [os.path.abspath(path)]
         config.addinivalue_line("markers", "cr_example: a worked example of the Comprehensive Rules")
         # A document is no doctest: pytest's doctest plugin ran the ">>>" lines of the documents
         # given to it as paths, and read them as UTF-8, ending the run on a cp1252 release (sweep 18)
         doctest = config.pluginmanager.get_plugin("doctest")
         if doctest is not None:
             config.pluginmanager.unregister(doctest)
+        # no conftest.py above PATH: one in its parent directory ran (sweep 19); pytest has no
+        # public way to set --confcutdir once it has started
+        if hasattr(config.pluginmanager, "_confcutdir"):
+            top = os.path.abspath(path)
+            config.pluginmanager._confcutdir = Path(top if os.path.isdir(top) else os.path.dirname(top))
+
+
+def pytest_collect_directory(path, parent):
+    """A directory of documents, even one with an __init__.py, is a plain directory to collect
+    from: pytest imported the __init__.py of a package's directory (sweep 19)."""
+    if parent.config.getoption("--cr-examples", default=None):
+        return pytest.Dir.from_parent(parent, path=path)
+    return None
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -61,7 +77,7 @@ _WAYS: set[str] = set()
 def _ways(config) -> set[str]:
     """The directories from PATH down to each listed document."""
     if not _WAYS:
-        root = Path(config.getoption("--cr-examples")).resolve()
+        root = Path(os.path.abspath(config.getoption("--cr-examples")))
         _WAYS.add(str(root))
         for document in _listed(config):
             for directory in Path(document).parents:
@@ -94,7 +110,7 @@ def _listed(config) -> list[str]:
     if not _LISTED:
         from crparse.inputs import inputs
 
-        root = Path(config.getoption("--cr-examples")).resolve()
+        root = Path(os.path.abspath(config.getoption("--cr-examples")))
         documents = [i.path for i in inputs([root]) if i.skipped is None and _document(Path(i.path))]
         # pytest collects a file through a collector for each directory above it, by recursion:
         # 1,000 levels down, an INTERNALERROR (sweep 17)

@@ -566,7 +566,8 @@ def _usable_output(out: Path) -> None:
                 target = os.readlink(place)
             except OSError:
                 target = "?"
-            why = f"a symbolic link to {target}, which does not exist"
+            why = (f"a symbolic link to {target}, which does not exist" if not os.path.exists(place)
+                   else f"not a directory (a symbolic link to {target}, a file)")  # a file: not "does not exist" (sweep 19)
         else:
             why = "not a directory"
         raise SiteError(f"the output directory cannot be made: {place} is {why}" if place != out

@@ -37,6 +37,22 @@ def writing(store: Path, *, wait: float | None = None, waiting: Callable[[float]
     """Hold the store's writer lock for the block. Another run holding it is waited for at most
     `wait` seconds (default WAIT), `waiting(seconds)` called once when the wait begins; then the
     run is refused, naming the store."""
+    if not _may_be_a_store(store):  # refused when it is opened: no lock file beside another file (sweep 19)
+        yield
+        return
     with exclusive(lock_path(store), subject=str(store), wait=WAIT if wait is None else wait, waiting=waiting,
                    busy="another crparse index is updating this store; run again when it ends"):
         yield
+
+
+def _may_be_a_store(store: Path) -> bool:
+    """Absent, empty, or an SQLite database: a store, or one to make. A link to /etc/passwd
+    named as the store left /etc/.passwd.lock behind before the store was refused (sweep 19)."""
+    try:
+        with open(store, "rb") as file:
+            head = file.read(16)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return head in (b"", b"SQLite format 3\x00")
