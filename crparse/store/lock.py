@@ -48,11 +48,16 @@ def writing(store: Path, *, wait: float | None = None, waiting: Callable[[float]
 def _may_be_a_store(store: Path) -> bool:
     """Absent, empty, or an SQLite database: a store, or one to make. A link to /etc/passwd
     named as the store left /etc/.passwd.lock behind before the store was refused (sweep 19)."""
+    import stat
+
     try:
-        with open(store, "rb") as file:
-            head = file.read(16)
-    except FileNotFoundError:
+        if not stat.S_ISREG(os.stat(store).st_mode):
+            return True  # a FIFO (opening it would wait), a directory: refused as it is opened
+        fd = os.open(store, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            head = os.read(fd, 16)
+        finally:
+            os.close(fd)
+    except OSError:  # absent, or where it cannot be: the lock's own error says why
         return True
-    except OSError:
-        return False
     return head in (b"", b"SQLite format 3\x00")
