@@ -27,7 +27,7 @@ from crparse.errors import CrparseError, SettingError
 from crparse.limits import jobs_given, not_a_setting
 from crparse.nodes import Document
 from crparse.pipeline import parse
-from crparse.processes import die_with
+from crparse.processes import die_with, note_interrupts
 
 def jobs() -> int:
     """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
@@ -114,7 +114,7 @@ def _worker(parent: int) -> None:
     to act on: a worker it interrupted while it read the pool's queue died holding the queue's
     lock, the others waited for it for ever, and the parent for them, holding the store's lock
     (sweep 17); one interrupted while idle printed a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    note_interrupts()
     die_with(parent)
 
 

@@ -1,4 +1,5 @@
-"""What every process crparse forks does first: end with the process that forked it."""
+"""What every process crparse forks does first: end with the process that forked it; and, in
+a pool's worker, what Ctrl-C leaves to the parent."""
 
 from __future__ import annotations
 
@@ -20,3 +21,23 @@ def die_with(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
+
+
+_interrupted = False
+
+
+def note_interrupts() -> None:
+    """In a pool's worker: Ctrl-C (SIGINT to the terminal's process group) is the parent's to act
+    on, and is only noted here. Raised in the worker, it died inside the pool's queue holding
+    the queue's lock, and everyone waited for ever (sweep 17); ignored, a worker went on with
+    the PDF read it had begun, or waited for, seconds more (sweep 18): a read checks it first."""
+    signal.signal(signal.SIGINT, _note)
+
+
+def _note(signum, frame) -> None:
+    global _interrupted
+    _interrupted = True
+
+
+def interrupted() -> bool:
+    return _interrupted

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from crparse.errors import CrparseError, RefusedInput
 from crparse.limits import setting
-from crparse.processes import die_with
+from crparse.processes import die_with, interrupted
 from crparse.readers.limits import size
 
 T = TypeVar("T")
@@ -56,6 +56,7 @@ def confined(read: Callable[..., T], *args) -> T:
     # past a day or a terabyte, a limit is none in practice (and select's timeout and
     # setrlimit overflow far below MAX_SETTING: exit 3 at CRPARSE_MAX_PDF_SECONDS=1e99)
     memory, seconds = min(max_pdf_memory(), 2**40), min(max_pdf_seconds(), 86_400)
+    _not_interrupted()
     slot = _take_slot(time.monotonic() + 4 * seconds + 30) if _slots is not None else None
     try:
         # without one (not shared, or none free within the longest a read may run) it runs
@@ -68,6 +69,12 @@ def confined(read: Callable[..., T], *args) -> T:
 
 
 _opened: tuple[int, list[int]] = (0, [])  # (the process, its descriptors of the slots' lock files)
+
+
+def _not_interrupted() -> None:
+    """A pool's worker that Ctrl-C reached starts no read (see processes.note_interrupts)."""
+    if interrupted():
+        raise RefusedInput("interrupted (Ctrl-C): not read")
 
 
 def _take_slot(deadline: float) -> int | None:
@@ -93,6 +100,7 @@ def _take_slot(deadline: float) -> int | None:
                 continue
         if time.monotonic() >= deadline:
             return None
+        _not_interrupted()
         time.sleep(0.02)
 
 
@@ -207,6 +215,9 @@ def _child(writable: int, memory: int, seconds: int, read: Callable, args: tuple
         # PYTHONFAULTHANDLER (and pytest) dump the stack on SIGABRT: PDFium's way of failing an
         # allocation is the refusal's business, in one line, not a traceback's
         faulthandler.disable()
+        # Ctrl-C ends the read at once, whatever its parent does with it (a pool's worker notes
+        # it: the read went on for seconds, 21 s in all: sweep 18)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         _limit(memory, seconds)
         try:
             outcome = ("ok", read(*args))
