@@ -435,3 +435,15 @@ def test_a_parse_killed_while_it_sends_its_tree_is_a_refusal(tmp_path):
     finally:
         child.end()
     assert isinstance(found, CrparseError) and "stopped from outside crparse" in str(found)
+
+
+def test_a_worker_that_ctrl_c_reached_starts_no_read(document, monkeypatch):
+    """A pool's worker left Ctrl-C to its parent by ignoring it, and went on with the PDF reads it
+    had begun or was waiting for: lineage over slow PDFs exited 12-21 s after it (sweep 18)."""
+    from crparse import processes
+
+    monkeypatch.setattr(processes, "_interrupted", False)
+    assert crparse.parse(document).rules
+    processes._note(2, None)  # what the worker's handler does on SIGINT
+    with pytest.raises(RefusedInput, match=r"interrupted \(Ctrl-C\): not read"):
+        crparse.parse(document)
