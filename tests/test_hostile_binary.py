@@ -611,3 +611,12 @@ def test_pdf_encrypted_with_an_odd_spelling_of_its_entry_is_refused(tmp_path, en
     path.write_bytes(pdf_with_contents([(b"/Filter /FlateDecode", flate_bomb(MiB))], [encrypt], trailer=entry + b"/ID [<00> <00>] "))
     result = run_limited(["parse", str(path)], memory=GiB)
     assert refused(result, "an encrypted PDF (an /Encrypt entry)"), result
+
+
+@pytest.mark.parametrize("junk", [b"From: someone\r\n\r\n", b"x" * 900])
+def test_a_pdf_after_junk_is_detected_as_pdfium_reads_it(junk):
+    """PDFium reads a header anywhere in the first 1 KB: a mail header before it had the file
+    refused as binary data, or as no rules (sweep 18)."""
+    data = junk + make_pdf([[(72, 700, "100.1. These Magic rules apply."), (72, 686, "100.2. To play, each player.")]])
+    assert crparse.parse(data).source.format == "pdf"
+    assert crparse.parse(b"Notes on %PDF-1.7 files.\n\n100.1. A rule.\n\n100.2. Another.\n").source.format == "text"

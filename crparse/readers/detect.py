@@ -83,6 +83,11 @@ def _detect(raw: bytes, path: str | None) -> tuple[str, str]:
     skipped = len(chunk) - len(head)  # offsets in `head` + skipped = offsets in `raw`
     if head.startswith(b"%PDF-"):
         return "pdf", "it starts with %PDF-"
+    # PDFium reads a header anywhere in the first 1 KB (a mail header left before it): such a
+    # file was refused as binary data or as no rules (sweep 18); the end of a PDF makes sure
+    at = raw.find(b"%PDF-", 0, 1024)
+    if at > 0 and (b"%%EOF" in raw[-2048:] or b"startxref" in raw[-4096:]):
+        return "pdf", f"%PDF- at byte {at}, and it ends as a PDF does"
     if head.startswith(b"{\\rtf"):
         return "rtf", "it starts with {\\rtf"
     if head.startswith(_OLE):
