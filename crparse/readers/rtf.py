@@ -71,8 +71,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # written as the byte it is, and such a word renamed.
     if "\\pict" in rtf or "\\bin" in rtf:
         rtf = _TYPED_KEYWORD.sub(_untyped, rtf)
-    rtf, stray = _stray_closings(rtf)
-    binary += _unclosed(rtf)
+    rtf, stray, unclosed = _groups(rtf)
+    binary += unclosed
     rtf, fallbacks = _fallbacks(rtf)
     rtf = _short_lines(_font_entries_ended(_no_hyperlink_starts(_safe_escapes(rtf))))
     try:
@@ -98,60 +98,49 @@ _BRACE = re.compile(r"\\[\\{}]|[{}]")
 MAX_RTF_DEPTH = 10_000
 
 
-def _stray_closings(rtf: str) -> tuple[str, tuple[int, int]]:
-    """The RTF without the "}" that close the document's group before its last text, and the
-    line of the RTF the first was on, and how many. striprtf reads nothing past that group's
-    end: a stray "}" halfway through a release dropped the rest of it, 1.3 MB, said only as
-    "truncated"; text after the group's end was dropped without a word (sweep 12). One pass:
-    linear, and the text written as it goes (a list of 3.9 million cuts took 269 MiB: sweep 17).
-    Groups nested past MAX_RTF_DEPTH are refused."""
+def _groups(rtf: str) -> tuple[str, tuple[int, int], list[Diagnostic]]:
+    """One pass over the file's groups. The RTF without the "}" that close the document's group
+    before its last text, with the line of the RTF the first was on and how many: striprtf
+    reads nothing past that group's end, and a stray "}" halfway through a release dropped the
+    rest of it, 1.3 MB, said only as "truncated" (sweep 12); the text is written as it goes (a
+    list of 3.9 million cuts took 269 MiB: sweep 17). And a warning when the file's last "}"
+    closes a group other than the document's: that group was never closed, and the text after
+    its start is read as part of it, skipped where it is a destination (a picture, a bookmark):
+    half a document went without a word (sweep 18). Groups nested past MAX_RTF_DEPTH are
+    refused."""
     last = len(rtf.rstrip(" \t\r\n\x00"))
-    depth, first, count = 0, -1, 0
+    starts: list[int] = []  # where each group open starts
+    first, count, closes_last = -1, 0, None
     out, at = io.StringIO(), 0
     for match in _BRACE.finditer(rtf):
         brace = match.group()
         if brace == "{":
-            depth += 1
-            if depth > MAX_RTF_DEPTH:
+            starts.append(match.start())
+            if len(starts) > MAX_RTF_DEPTH:
                 raise RefusedInput(f"RTF groups nested more than {MAX_RTF_DEPTH:,} deep (MAX_RTF_DEPTH; a document "
                                    "nests a few tens): a damaged file?", line=rtf.count("\n", 0, match.start()) + 1)
         elif brace == "}":
-            if depth == 1 and match.end() < last:
+            if len(starts) == 1 and match.end() < last:
                 out.write(rtf[at : match.start()])
                 at = match.end()
                 first = match.start() if first < 0 else first
                 count += 1
                 continue
-            depth = max(depth - 1, 0)
+            if starts:
+                start = starts.pop()
+                if match.end() == last:
+                    closes_last = start
+    unclosed = []
+    if closes_last is not None and starts:
+        opening = " ".join(rtf[closes_last : closes_last + 24].split())
+        unclosed.append(Diagnostic(None, "warning", "rtf-unclosed-group",
+                                   f"the group opened at line {rtf.count(chr(10), 0, closes_last) + 1} of the RTF file "
+                                   f"({opening!r}) is never closed: the text after it is read as part of it, and skipped "
+                                   "if it is a picture or another destination"))
     if not count:
-        return rtf, (0, 0)
+        return rtf, (0, 0), unclosed
     out.write(rtf[at:])
-    return out.getvalue(), (rtf.count("\n", 0, first) + 1, count)
-
-
-def _unclosed(rtf: str) -> list[Diagnostic]:
-    """A warning when the file's last "}" closes a group other than the document's: that group
-    was never closed, and the text after its start is read as part of it, skipped where it is a
-    destination (a picture, a bookmark): half a document went without a word (sweep 18)."""
-    last = len(rtf.rstrip(" \t\r\n\x00"))
-    if not rtf.endswith("}", 0, last):
-        return []
-    starts: list[int] = []  # the groups open, at most MAX_RTF_DEPTH (_stray_closings refused deeper)
-    closes_last = None
-    for match in _BRACE.finditer(rtf):
-        if match.group() == "{":
-            starts.append(match.start())
-        elif match.group() == "}" and starts:
-            start = starts.pop()
-            if match.end() == last:
-                closes_last = start
-    if closes_last is None or not starts:
-        return []
-    opening = " ".join(rtf[closes_last : closes_last + 24].split())
-    return [Diagnostic(None, "warning", "rtf-unclosed-group",
-                       f"the group opened at line {rtf.count(chr(10), 0, closes_last) + 1} of the RTF file ({opening!r}) is "
-                       "never closed: the text after it is read as part of it, and skipped if it is a picture or "
-                       "another destination")]
+    return out.getvalue(), (rtf.count("\n", 0, first) + 1, count), unclosed
 
 
 # striprtf runs two patterns that scan from each of their starts to the end of the line
