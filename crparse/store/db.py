@@ -211,8 +211,7 @@ def _read_only(path: Path) -> sqlite3.Connection:
     every command that only reads was refused with "attempt to write a readonly database"
     (sweep 17). There it is opened as immutable, which needs no -shm; no run of crparse can be
     writing it, and a -wal left by a killed one is left out, as its uncommitted work would be."""
-    # a URI, for mode=ro: the file name's bytes percent-encoded, whatever they are
-    uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    uri = _read_only_uri(path)
     db = sqlite3.connect(uri, uri=True, isolation_level=None, factory=Store)
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -223,6 +222,14 @@ def _read_only(path: Path) -> sqlite3.Connection:
         db.close()
         db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None, factory=Store)
     return db
+
+
+def _read_only_uri(path: Path) -> str:
+    """A URI for mode=ro: the file name's bytes percent-encoded, whatever they are."""
+    return "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 
 
 # What an error says of where the file is, not of what it holds (and the extended codes under each)
@@ -241,9 +248,9 @@ def not_ours(path: Path) -> str | None:
         return f"cannot read it: {err.strerror or err}"
     if not head:
         return None
-    if head != b"SQLite format 3\x00":
+    if head != SQLITE_HEADER:
         return "not an SQLite database"
-    uri = "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    uri = _read_only_uri(path)
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             names = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}

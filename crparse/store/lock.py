@@ -60,4 +60,6 @@ def _may_be_a_store(store: Path) -> bool:
             os.close(fd)
     except OSError:  # absent, or where it cannot be: the lock's own error says why
         return True
-    return head in (b"", b"SQLite format 3\x00")
+    from crparse.store.db import SQLITE_HEADER
+
+    return head in (b"", SQLITE_HEADER)
