@@ -70,11 +70,8 @@ def _walk(top: Path, editions: bool) -> Iterator[Input]:
         try:
             with os.scandir(here) as listing:
                 entries = sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)
-        except OSError as err:  # unreadable, past PATH_MAX: this directory only, not the walk
-            yield Input(str(here), False, f"a directory that cannot be read: {err.strerror or err}", True)
-            continue
-        except ValueError as err:
-            yield Input(str(here), False, f"a directory that cannot be read: {err}", True)
+        except (OSError, ValueError) as err:  # unreadable, past PATH_MAX: this directory only, not the walk
+            yield Input(str(here), False, f"a directory that cannot be read: {getattr(err, 'strerror', None) or err}", True)
             continue
         files, below, linked_files = [], [], set()
         for entry in entries:

@@ -29,6 +29,7 @@ from crparse.nodes import Document
 from crparse.pipeline import parse
 from crparse.processes import die_with, note_interrupts
 
+
 def jobs() -> int:
     """Processes to parse with: CRPARSE_JOBS if set (1: none besides this one), else the cores
     this process may run on."""

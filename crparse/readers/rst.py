@@ -252,7 +252,8 @@ class _Edition:
         files = [Path(i.path) for i in inputs([self.directory], editions=False)
                  if i.skipped is None and i.path.endswith(".rst")]
         others = {f.parent for f in files if f.name == "index.rst" and f.parent != self.directory}
-        unnamed = [f for f in files if os.path.realpath(f) not in self.seen and os.path.realpath(f) not in self.named
+        read_or_said = self.seen | self.named
+        unnamed = [f for f in files if os.path.realpath(f) not in read_or_said
                    and not any(other == f.parent or other in f.parents for other in others)]
         if not unnamed:
             return []
