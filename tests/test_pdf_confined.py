@@ -308,6 +308,19 @@ def test_a_limit_too_small_for_pdfium_itself_is_named(document, memory):
     assert result.returncode == 0 or (result.returncode == 2 and "CRPARSE_MAX_PDF_MEMORY" in said), said
 
 
+def _slot_held_elsewhere(confine, seconds: float) -> int:
+    """A forked process that takes a PDF read slot and holds it `seconds`; its pid, once it holds it."""
+    import time
+
+    holder = os.fork()
+    if holder == 0:
+        confine._take_slot(time.monotonic() + 5)
+        time.sleep(seconds)
+        os._exit(0)
+    time.sleep(0.5)
+    return holder
+
+
 def test_a_slot_held_by_a_process_that_dies_is_free_again(monkeypatch):
     """A pipe of tokens lost the token of a worker killed from outside, and the other readers
     waited for ever (sweep 15): a slot is a lock, which the kernel releases with its holder; a
@@ -321,12 +334,7 @@ def test_a_slot_held_by_a_process_that_dies_is_free_again(monkeypatch):
     monkeypatch.setattr(confine, "_opened", (0, []))
     monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "512M")  # one slot
     confine.share_slots()
-    holder = os.fork()
-    if holder == 0:
-        confine._take_slot(time.monotonic() + 5)
-        time.sleep(60)
-        os._exit(0)
-    time.sleep(0.5)
+    holder = _slot_held_elsewhere(confine, seconds=60)
     started = time.monotonic()
     assert confine._take_slot(started + 0.3) is None  # held by the other process
     assert 0.3 <= time.monotonic() - started < 2
@@ -349,12 +357,7 @@ def test_the_slots_leave_no_file_behind(tmp_path, monkeypatch):
     monkeypatch.setenv("CRPARSE_MAX_PDF_MEMORY", "512M")  # one slot
     confine.share_slots()
     assert list(tmp_path.iterdir()) == []
-    holder = os.fork()
-    if holder == 0:
-        confine._take_slot(time.monotonic() + 5)
-        time.sleep(3)
-        os._exit(0)
-    time.sleep(0.5)
+    holder = _slot_held_elsewhere(confine, seconds=3)
     try:
         assert confine._take_slot(time.monotonic() + 0.2) is None  # the other process holds it
     finally:
