@@ -613,3 +613,57 @@ def test_a_markdown_image_keeps_its_source_as_a_link():
                         format="markdown")
     assert [(link.text, link.target) for link in doc.links] == [("the chart", "chart.png"), ("", "pic.png")]
     assert doc.rule("100.1").text == "See the chart here."
+
+
+def _markdown_release(middle: str) -> str:
+    before = "".join(f"100.{i}. Rule {i}.\n\n" for i in range(1, 11))
+    after = "".join(f"- 101.{i}. Rule {i}, after it.\n" for i in range(1, 11))
+    glossary = "## Glossary\n\nActive Player  \nThe player whose turn it is.\n\n## Credits\n\nDesigners.\n"
+    return f"# 100. General\n\n{before}{middle}\n\n# 101. More\n\n{after}\n{glossary}"
+
+
+@pytest.mark.parametrize("opener", ["<!-- editor's note", "<script>", "<style type='text/css'>", "<pre>",
+                                    "<?php", "<![CDATA[", "  <!--"])
+def test_markdown_html_never_closed_does_not_hide_the_rest(opener):
+    """markdown-it runs such a block to the end of the document: one unclosed `<!--` halfway
+    through a release hid 411 rules and the glossary, with only a 'truncated' warning (sweep 19)."""
+    text = _markdown_release(opener)
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert len(doc.rules) == 22 and doc.rule("101.10").text == "Rule 10, after it."
+    assert [g.term for g in doc.glossary] == ["Active Player"]
+    line = text.splitlines().index(opener) + 1
+    assert [(d.line, d.severity) for d in doc.diagnostics if d.code == "markdown-html-unclosed"] == [(line, "warning")]
+    assert (line, opener, "markup") in {(r.line, r.text, r.reason) for r in doc.residue}
+    assert not [d for d in doc.diagnostics if d.code == "truncated"]
+
+
+@pytest.mark.parametrize("middle", ["<!-- note -->", "<script>var x;</script>", "```\n<!--\n```",
+                                    "<div>\n<!-- <p>\n</div>"])
+def test_markdown_html_closed_or_in_code_is_not_said(middle):
+    doc = crparse.parse(_markdown_release(middle).encode(), format="markdown")
+    assert len(doc.rules) == 22
+    assert not [d for d in doc.diagnostics if d.code == "markdown-html-unclosed"]
+
+
+def test_markdown_html_never_closed_inside_a_block_keeps_its_rules():
+    """Inside a `<div>` block (which ends at a blank line) a comment or script never closed hid
+    the rules after it in the block."""
+    text = "# 100. General\n\n100.1. One.\n\n<div><!-- hidden\n100.2. Two.\n<p><script>\n100.3. Three.\n</div>\n\n100.4. Four.\n"
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    said = [d for d in doc.diagnostics if d.code == "markdown-html-unclosed"]
+    assert [d.line for d in said] == [5] and "1 more such lines: 7" in said[0].message
+
+
+def test_markdown_html_never_closed_many_times_is_linear():
+    import time
+
+    from crparse.readers.markdown import _html_text
+
+    def cost(n: int) -> float:
+        start = time.process_time()
+        _html_text("<div>" + "<!-- <script> " * n + "\n100.1. x\n", [])
+        return time.process_time() - start
+
+    small, big = cost(20_000), cost(160_000)
+    assert big < 8 * small * 3 + 0.5, (small, big)

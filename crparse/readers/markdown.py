@@ -9,6 +9,11 @@ Raw HTML is markup too: its tags are taken out and its text kept, so that a rule
 left with no text (a tag, a comment) is then no line of the output: the pipeline keeps it as
 "markup" residue, like a thematic break.
 
+A raw HTML block that ends at a closing string (`<!--` at `-->`, `<script>`, `<pre>`, `<style>` at
+their end tag, `<?`, `<![CDATA[`) and never meets it runs to the end of the document: one unclosed
+`<!--` hid the second half of a release (sweep 19). Where what follows it reads as rules, its line
+is markup and the rest is read as Markdown, with a `markdown-html-unclosed` warning.
+
 Lists and block quotes nested past markdown-it's `maxNesting` (20 token levels: 10 lists, 20
 quotes) are read as text from that level on, with a `markdown-nesting` warning naming the line:
 markdown-it itself drops everything from there to the end of the enclosing container, which for
@@ -102,11 +107,13 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     decoded = decoded or decode(raw)
     md = MarkdownIt("commonmark")
     too_deep = _read_deep_as_text(md)
-    tokens = md.parse(decoded.text)
+    source, unclosed = _unclosed_html_blocks(decoded.text)
+    tokens = md.parse(source)
     lines: list[str] = []
     origin: list[tuple[int, int]] = []
     links: list[Link] = []
     span = (1, 1)
+    never_closed: list[int] = []  # lines of unclosed comments, scripts or styles inside an HTML block
     # An ordered list item's number is markup to Markdown but a heading number to the CR
     # ("801. Limited Range of Influence Option" is a one-item list starting at 801).
     marker = ""
@@ -127,17 +134,42 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             origin.append(span)
         elif token.type in ("fence", "code_block"):
             for offset, part in enumerate(token.content.rstrip("\n").split("\n")):
+                line = span[0] + offset + (token.type == "fence")
+                if line in unclosed:  # code, which opens no block: as it was written
+                    part = unclosed.pop(line).lstrip(" ")
                 lines.append(part)
-                origin.append((span[0] + offset + (token.type == "fence"),) * 2)
+                origin.append((line, line))
             lines.append("")
             origin.append(span)
         elif token.type == "html_block":
-            for offset, part in _html_text(token.content):
+            content = token.content
+            if unclosed and token.map is not None:
+                # a line emptied inside an HTML block (a `<div>` runs to a blank line) opened no
+                # block of its own: the block is read as it was written
+                inside = [line for line in range(span[0] + 1, span[1] + 1) if line in unclosed]
+                if inside:
+                    rows = content.split("\n")
+                    for line in inside:
+                        rows[line - span[0]] = unclosed.pop(line)
+                    content = "\n".join(rows)
+            opened: list[int] = []
+            for offset, part in _html_text(content, opened):
                 lines.append(part)
                 origin.append((span[0] + offset,) * 2)
             lines.append("")
             origin.append(span)
+            never_closed += (span[0] + offset for offset in opened)
     diagnostics = list(decoded.diagnostics)
+    if never_closed := sorted([*unclosed, *never_closed]):
+        first, *others = never_closed
+        more = ""
+        if others:
+            shown = ", ".join(map(str, others[:3])) + (", ..." if len(others) > 3 else "")
+            more = f" (and {len(others):,} more such lines: {shown})"
+        diagnostics.append(Diagnostic(
+            first, "warning", "markdown-html-unclosed",
+            "an HTML comment, script or style opened here is never closed, and rules follow it: Markdown would "
+            f"hide them in it; the opening is read as markup, and what follows as the document{more}"))
     if too_deep:
         more = ""
         if len(too_deep) > 1:
@@ -158,6 +190,53 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         diagnostics=diagnostics,
         links=links,
     )
+
+
+def _closing_kinds():
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    # markdown-it's own patterns, unanchored, for the kinds of block that end at a string
+    # rather than at a blank line
+    return [(re.compile(opener.pattern.removeprefix("^"), opener.flags), closer)
+            for opener, closer, _ in HTML_SEQUENCES if closer.pattern != "^$"]
+
+
+# what reads as rules: a rule number at a line's start, after list, quote, heading or emphasis marks
+_READS_AS_RULES = re.compile(r"(?m)^[ \t>#*_+-]*\d{3}\.\d+[a-z]?\.?[*_]*[ \t]")
+_LINE_START = re.compile(r"(?m)^ {0,3}<")
+
+
+# What stands for such a line: an HTML block of one line that holds no text. Inside another HTML
+# block (a `<div>` ends at a blank line) it is a comment, and the block goes on as it would have.
+_NOTHING = "<!---->"
+
+
+def _unclosed_html_blocks(text: str) -> tuple[str, dict[int, str]]:
+    """`text` with each line that opens a never-closed HTML block emptied, where rules follow it;
+    and those lines, by (1-based) number, as they were. One pass for each kind of block: a block
+    is unclosed when its closing string occurs nowhere from its opening on (markdown-it looks
+    for it in the opening line from the opener, then in each line after)."""
+    text = re.sub(r"\r\n?", "\n", text)  # as markdown-it reads lines
+    last_rule = max((m.start() for m in _READS_AS_RULES.finditer(text)), default=-1)
+    kinds = [(opener, max((m.start() for m in closer.finditer(text)), default=-1))
+             for opener, closer in _closing_kinds()]
+    blanked: dict[int, str] = {}
+    pieces, start, line, counted = [], 0, 1, 0
+    for found in _LINE_START.finditer(text, 0, max(last_rule, 0)):
+        at = found.end() - 1
+        end = text.find("\n", at)
+        if end < 0 or end >= last_rule:
+            break
+        if any(closed < at and opener.match(text, at) for opener, closed in kinds):
+            line += text.count("\n", counted, found.start())
+            counted = found.start()
+            blanked[line] = text[found.start():end]
+            pieces.append(text[start:found.start()] + _NOTHING)
+            start = end
+    if not blanked:
+        return text, {}
+    pieces.append(text[start:])
+    return "".join(pieces), blanked
 
 
 def _read_deep_as_text(md) -> list[int]:
@@ -250,11 +329,14 @@ _END_OF_HIDDEN = {
 }
 
 
-def _html_text(content: str) -> list[tuple[int, str]]:
+def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
     """The text of a raw HTML block as (line offset in the block, text) pairs, tags and comments
     taken out: a block tag or `<br>` ends a line, a tag or comment over several lines keeps the
     lines after it in place. One scan: each `<` looks for its end once, and a tag without
-    one ends the scan (the rest is text), so a block of unclosed `<a` is not quadratic."""
+    one ends the scan (the rest is text), so a block of unclosed `<a` is not quadratic.
+
+    A comment, script or style never closed, with rules after it in the block, is read as its
+    opening alone: the offset of its line is added to `opened`."""
     out: list[tuple[int, str]] = []
     pieces: list[str] = []
     offset = 0  # the source line (from the block's first) that `pieces` are on
@@ -276,6 +358,11 @@ def _html_text(content: str) -> list[tuple[int, str]]:
             pieces.append(line)
 
     i, size = 0, len(content)
+    # found once, not at each opening (which would be quadratic in a block of them): where the
+    # last rule starts, where the last comment closes, which hidden elements close no more
+    last_rule = max((m.start() for m in _READS_AS_RULES.finditer(content)), default=-1)
+    last_closed_comment = content.rfind("-->")
+    never_closed: set[str] = set()
     while i < size:
         j = content.find("<", i)
         if j < 0:
@@ -284,9 +371,12 @@ def _html_text(content: str) -> list[tuple[int, str]]:
         text(content[i:j])
         tag = _TAG_NAME.match(content, j)
         if content.startswith("<!--", j):
-            end = content.find("-->", j + 4)
+            end = content.find("-->", j + 4) if last_closed_comment >= j + 4 else -1
             stop = size if end < 0 else end + 3
             name = ""
+            if end < 0 and last_rule > j:  # never closed, and rules follow: read them
+                opened.append(offset)
+                stop = j + 4
         elif tag is not None or content.startswith(("<!", "<?"), j):
             end = content.find(">", j + 1)
             if end < 0:
@@ -296,8 +386,13 @@ def _html_text(content: str) -> list[tuple[int, str]]:
             name = tag.group(1).lower() if tag is not None else ""
             hidden = _END_OF_HIDDEN.get(name) if content[j + 1] != "/" else None
             if hidden is not None:  # a script or style: code, not text
-                close = hidden.search(content, stop)
-                stop = size if close is None else close.end()
+                close = hidden.search(content, stop) if name not in never_closed else None
+                if close is not None:
+                    stop = close.end()
+                elif never_closed.add(name) or last_rule >= stop:  # never closed, and rules follow: read them
+                    opened.append(offset)
+                else:
+                    stop = size
         else:
             text("<")
             i = j + 1
