@@ -128,7 +128,24 @@ def test_footnotes_and_annotations_are_counted_not_dropped_silently():
     doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
     assert "FOOTNOTE" not in doc.rule("100.2").text
     (said,) = [d for d in doc.diagnostics if d.code == "rtf-not-read"]
-    assert said.severity == "warning" and said.message.endswith("2 footnotes, 1 annotation (comments)")
+    assert said.severity == "warning" and said.message.endswith("2 footnotes, 1 annotation (comment)")
+
+
+@pytest.mark.parametrize("inserted, said", [
+    ("{\\shp{\\*\\shpinst{\\shptxt BOX words}}{\\shprslt{\\*\\do\\dptxbx{\\dptxbxtext BOX words}}}}", "1 text box"),
+    ("{\\*\\do\\dobxcolumn{\\dptxbx{\\dptxbxtext BOX words}}}", "1 text box"),
+    ("{\\xe {\\v BOX words}}{\\txe BOX}", "2 index entries"),
+    ("{\\tc BOX words}", "1 table of contents entry"),
+    ("{\\mmath{\\*\\moMath{\\mr BOX words}}}", "1 equation"),
+])
+def test_text_boxes_index_entries_and_equations_are_counted_not_dropped_silently(inserted, said):
+    """striprtf leaves out the text of text boxes, index and contents entries and equations,
+    which the reader dropped without a word (sweep 19)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule" + inserted + " 100.2.") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert "BOX" not in doc.rule("100.2").text
+    assert [(d.severity, d.message) for d in doc.diagnostics if d.code == "rtf-not-read"] == [
+        ("warning", f"text the reader does not read: {said}")]
 
 
 @pytest.mark.parametrize("header, body, accent", [("\\mac\\ansicpg10000", "", "\\'d5"),

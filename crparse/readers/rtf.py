@@ -217,19 +217,35 @@ def _short_lines(rtf: str) -> str:
     return "".join(pieces)
 
 
-# Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes and
-# comments: counted in a warning, never dropped silently (sweep 14)
-_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation)(?![a-zA-Z])")
+# Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes,
+# comments, text boxes and equations: counted in a warning, never dropped silently (sweeps 14, 19)
+_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath)(?![a-zA-Z])")
+_KIND = {
+    "footnote": ("footnote", "footnotes"),
+    "annotation": ("annotation (comment)", "annotations (comments)"),
+    # a shape's text box (\shptxt) has a copy for older readers (\dptxbxtext): both are one box
+    "shptxt": ("text box", "text boxes"),
+    "dptxbxtext": ("text box", "text boxes"),
+    "xe": ("index entry", "index entries"),
+    "rxe": ("index entry", "index entries"),
+    "txe": ("index entry", "index entries"),
+    "tc": ("table of contents entry", "table of contents entries"),
+    "tcn": ("table of contents entry", "table of contents entries"),
+    "mmath": ("equation", "equations"),
+}
 
 
 def _not_read(rtf: str) -> list[Diagnostic]:
-    counts: dict[str, int] = {}
+    found: dict[str, int] = {}
     for match in _NOT_READ.finditer(rtf):
-        counts[match[1]] = counts.get(match[1], 0) + 1
-    if not counts:
+        found[match[1]] = found.get(match[1], 0) + 1
+    if not found:
         return []
-    said = ", ".join(f"{n:,} {kind}{'s' if n != 1 else ''}{'' if kind == 'footnote' else ' (comments)'}"
-                     for kind, n in sorted(counts.items(), key=lambda kv: kv[0] != "footnote"))
+    counts: dict[tuple[str, str], int] = {}
+    for word, n in found.items():
+        kind = _KIND[word]
+        counts[kind] = n + counts.get(kind, 0) if word not in ("shptxt", "dptxbxtext") else max(n, counts.get(kind, 0))
+    said = ", ".join(f"{n:,} {one if n == 1 else many}" for (one, many), n in counts.items())
     return [Diagnostic(None, "warning", "rtf-not-read", f"text the reader does not read: {said}")]
 
 
