@@ -14,6 +14,7 @@ from typing import Union
 from msgspec.structs import replace
 
 from crparse import shapes as C
+from crparse.blocks.invisible import without_leading_invisible
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
@@ -104,7 +105,9 @@ def _is_path(text: str) -> bool:
 
 def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     extract = read(raw, path, format)
-    lines = extract.lines
+    lines, invisible = without_leading_invisible(extract.lines)
+    if invisible is not None and extract.source_text is None:  # the source lines are as they were read
+        extract.source_text = extract.lines
     hard_wrapped = is_hard_wrapped(lines)
     starts = list(islice(rule_starts(lines, hard_wrapped), MIN_RULES))
     if len(starts) < MIN_RULES:
@@ -124,7 +127,7 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     parts = build(tokens.blocks)
 
     fragment = _fragment(parts.rules, regions)
-    diagnostics = tokens.diagnostics + parts.diagnostics
+    diagnostics = tokens.diagnostics + parts.diagnostics + ([invisible] if invisible is not None else [])
     diagnostics += check_numbering(parts.rules, fragment=fragment is not None)
     diagnostics += _contents_mismatches(parts)
     residue = [Residue(x.line, x.text, x.reason) for x in tokens.leftovers] + parts.residue

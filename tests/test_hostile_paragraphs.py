@@ -86,3 +86,36 @@ def test_tokenizing_stops_at_the_limit(tmp_path):
     assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-300:])
     assert b":50000: more than 50,000 paragraphs" in result.stderr, result.stderr[-300:]
     assert result.peak_mib < 200, result.peak_mib  # under 50 times the input
+
+
+# -- invisible characters before a rule number (sweep 19) ---------------------------------------
+
+_RULES = "100. General\n\n100.1. One.\n\n100.2. Two.\n\n100.3. Three.\n\n100.4. Four.\n"
+
+
+@pytest.mark.parametrize("char", ["\ufeff", "\u00a0", "\u200b", "\u200e", "\u00ad", "\u2060", "\u3000", " \u200b\t"])
+@pytest.mark.parametrize("format", ["text", "markdown"])
+def test_an_invisible_character_before_a_rule_number_starts_the_rule_still(char, format):
+    """A byte-order mark from concatenated files, a no-break or zero-width space, a direction mark
+    or a soft hyphen kept the line from starting a rule: its text ran into the rule above."""
+    doc = crparse.parse(_RULES.replace("100.4.", char + "100.4.").encode(), format=format)
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.3").text == "Three." and doc.rule("100.4").text == "Four."
+    if format == "text" or char not in ("\u00a0", "\u3000"):  # Markdown takes those for spaces itself
+        said = [d for d in doc.diagnostics if d.code == "invisible-characters"]
+        assert [(d.line, d.severity) for d in said] == [(9, "info")], doc.diagnostics
+
+
+@pytest.mark.parametrize("entity", ["&#8203;", "&shy;", "&#xFEFF;", "&#x200E;"])
+def test_an_invisible_character_before_a_rule_number_in_a_page(entity):
+    page = "<html><body>" + "".join(f"<p>{entity if n == '100.4' else ''}{n}. Rule {n}.</p>\n"
+                                    for n in ("100", "100.1", "100.2", "100.3", "100.4")) + "</body></html>"
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert [d.code for d in doc.diagnostics if d.code == "invisible-characters"] == ["invisible-characters"]
+
+
+def test_invisible_characters_inside_a_line_are_kept():
+    doc = crparse.parse(_RULES.replace("Two.", "Two\u200b words\u00ad.").encode(), format="text")
+    assert doc.rule("100.2").text == "Two\u200b words\u00ad."
+    assert not [d for d in doc.diagnostics if d.code == "invisible-characters"]

@@ -1,0 +1,66 @@
+"""Characters that show nothing at a line's start: removed before lines are classified.
+
+A rule number is read at a line's start. A byte-order mark left inside a file by concatenation,
+a no-break or zero-width space, a direction mark or a soft hyphen before it (from web copies and
+converters) kept the line from starting a rule, and its text ran into the rule above (sweep 19).
+Such characters (Unicode's format characters and spaces other than ASCII's) are taken out of a
+line's leading run; ASCII spaces and tabs, which the block stage reads as indentation, stay.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from functools import cache
+
+from crparse.nodes import Diagnostic
+
+_INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
+_NOT_ASCII_SPACE = re.compile(r"[^ \t]+")
+
+
+@cache
+def _leading_run() -> re.Pattern[str]:
+    """A line's leading run of ASCII spaces and tabs and invisible characters, one of them at
+    least not ASCII. Built once, from this Python's Unicode tables (a scan of 0.1 s)."""
+    ranges: list[str] = []
+    start = None
+    for code in range(0x80, sys.maxunicode + 2):
+        inside = code <= sys.maxunicode and unicodedata.category(chr(code)) in _INVISIBLE
+        if inside and start is None:
+            start = code
+        elif not inside and start is not None:
+            ranges.append(f"\\U{start:08x}-\\U{code - 1:08x}")
+            start = None
+    invisible = "".join(ranges)
+    return re.compile(f"[ \\t]*[{invisible}][ \\t{invisible}]*")
+
+
+def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic | None]:
+    """`lines` with the invisible characters before each line's text removed, and an info
+    diagnostic counting the lines that had some (None when none had)."""
+    changed: list[int] = []
+    names: dict[str, None] = {}
+    out = lines
+    for i, line in enumerate(lines):
+        if not line or line[0] < "\x80" and (line[0] not in " \t" or line.lstrip(" \t")[:1] < "\x80"):
+            continue  # most lines: the table of characters is built only where one may be there
+        run = _leading_run().match(line)
+        if run is None:
+            continue
+        if out is lines:
+            out = list(lines)
+        leading = run[0]
+        out[i] = _NOT_ASCII_SPACE.sub("", leading) + line[run.end():]
+        if len(changed) < 100:  # the characters of the first lines are named
+            for char in dict.fromkeys(leading):
+                if not char.isascii() and len(names) < 4:
+                    names.setdefault(f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed').lower()}")
+        changed.append(i + 1)
+    if not changed:
+        return lines, None
+    more = f" (and {len(changed) - 1:,} more lines)" if len(changed) > 1 else ""
+    return out, Diagnostic(changed[0], "info", "invisible-characters",
+                           f"invisible characters before a line's text removed ({', '.join(names)}), so that a "
+                           f"rule number after them starts a rule{more}")
