@@ -70,14 +70,39 @@ def test_big_html_within_limits(tmp_path, name):
     assert result.returncode == 0 and result.stderr == b"", result.stderr[-500:]
 
 
-@pytest.mark.parametrize("charset, tag", [("cp500", "<br>"), ("utf-7", "+ADw-br+AD4-")])
-def test_tags_are_counted_in_the_page_s_charset(charset, tag):
-    """"<" is no byte 0x3C in EBCDIC or UTF-7: 990,000 tags passed a count of the bytes, 20 s and
-    625 MiB (sweep 17)."""
-    head = f'<html><head><meta charset="{charset}"></head><body><p>100.1. Text.</p><p>100.2. x'.encode("ascii")
-    page = head + (tag * 160_000 + "</p>").encode(charset if charset == "cp500" else "ascii")
+def test_tags_are_counted_in_the_page_s_charset():
+    """"<" is no byte 0x3C in UTF-7: 990,000 tags passed a count of the bytes, 20 s and 625 MiB
+    (sweep 17)."""
+    head = '<html><head><meta charset="utf-7"></head><body><p>100.1. Text.</p><p>100.2. x'.encode("ascii")
+    page = head + ("+ADw-br+AD4-" * 160_000 + "</p>").encode("ascii")
     with pytest.raises(crparse.RefusedInput, match=r"HTML with 160,00\d tags, more than the 150,000"):
         crparse.parse(page, format="html")
+
+
+def test_tags_in_ebcdic_behind_an_ascii_declaration_are_text_read_in_time(tmp_path):
+    """The same flood in EBCDIC (20 s, 625 MiB in sweep 17) behind a declaration written in ASCII:
+    the declaration is not believed, so the bytes are text."""
+    head = '<html><head><meta charset="cp500"></head><body><p>100.1. Text.</p><p>100.2. x'.encode("ascii")
+    path = tmp_path / "page.html"
+    path.write_bytes(head + ("<br>" * 990_000 + "</p>").encode("cp500"))
+    result = run_limited(["parse", "--json", str(path)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr[-300:]
+    assert "cp500" in json.loads(result.stdout)["diagnostics"][0]["message"]
+
+
+@pytest.mark.parametrize("declaration", ['<meta charset="utf-16">', '<meta charset="UTF-16BE">', '<meta charset="utf-32">',
+                                         '<meta charset="cp037">', '<meta charset="ibm500">',
+                                         '<meta http-equiv="Content-Type" content="text/html; charset=utf-16">',
+                                         '<meta http-equiv="content-type" content="text/html; charset=cp1026">'])
+def test_a_charset_its_own_ascii_declaration_contradicts_is_not_believed(declaration):
+    """A UTF-8 page declaring UTF-16 or an EBCDIC code page (in ASCII, where the declaration was
+    found) was read in it and refused as having no rules (sweep 19). HTML reads a declared UTF-16
+    as UTF-8; crparse reads any such page as UTF-8, else windows-1252, and says so."""
+    body = "".join(f"<p>{n}. Rule {n} — été.</p>\n" for n in ("100", "100.1", "100.2", "100.3", "100.4"))
+    doc = crparse.parse(f"<html><head>{declaration}</head><body>{body}</body></html>".encode(), format="html")
+    assert len(doc.rules) == 5 and doc.rule("100.1").text == "Rule 100.1 — été."
+    (said,) = [d for d in doc.diagnostics if d.code == "html-charset"]
+    assert said.severity == "warning" and "written in ASCII" in said.message and said.message.endswith("read as utf-8")
 
 
 def test_deep_nesting_raises_no_recursion_error(tmp_path):

@@ -64,23 +64,37 @@ MAX_HTML_ATTRIBUTES = 300_000
 _NOT_PAGE_ENCODINGS = ["punycode", "idna"]
 
 
-def _declared_slow_codec(raw: bytes) -> list[str]:
-    """The page's declared charset, as written, when it names punycode or idna by another spelling
-    ("id-na": bs4 finds the codec with the dashes taken out), to be excluded as those are."""
+_ASCII_DECLARATION = b'<meta charset="">'
+
+
+def _declared_wrongly(raw: bytes) -> tuple[str, str] | None:
+    """The page's declared charset, as written, and why it is not read so: punycode or idna by any
+    spelling ("id-na": bs4 finds the codec with the dashes taken out); or a charset in which the
+    declaration itself, found in ASCII bytes, is not ASCII (UTF-16 or -32, EBCDIC: a UTF-8 page
+    declaring one was refused as having no rules, sweep 19; HTML's own rule reads a declared
+    UTF-16 as UTF-8)."""
     from bs4.dammit import EncodingDetector
 
     declared = EncodingDetector.find_declared_encoding(raw, is_html=True)
     if not declared:
-        return []
+        return None
     for spelling in (declared, declared.replace("-", ""), declared.replace("-", "_")):
         try:
-            if codecs.lookup(spelling).name in _NOT_PAGE_ENCODINGS:
-                return [declared.lower()]
+            codec = codecs.lookup(spelling)
         except ValueError:  # a NUL in the name: no codec, and bs4 would fail on it (sweep 18)
-            return [declared.lower()]
+            return declared.lower(), "which names no charset"
         except LookupError:
             continue
-    return []
+        if codec.name in _NOT_PAGE_ENCODINGS:
+            return declared.lower(), "which no page is written in"
+        try:
+            ascii_kept = _ASCII_DECLARATION.decode(codec.name) == _ASCII_DECLARATION.decode("ascii")
+        except (UnicodeError, LookupError, TypeError, ValueError):  # a codec of bytes to bytes, or none
+            ascii_kept = False
+        if not ascii_kept:
+            return declared.lower(), "in which its own declaration, written in ASCII, would not be"
+        return None
+    return None
 
 
 @contextmanager
@@ -113,10 +127,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # decoded here (as bs4 would) to be defused before the parser sees it
             # UTF-16 without a BOM: bs4 would not know it without a detector
             wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
-            slow = _declared_slow_codec(raw)
+            wrong = _declared_wrongly(raw)
             with _no_guessing():
                 dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
-                                       exclude_encodings=_NOT_PAGE_ENCODINGS + slow)
+                                       exclude_encodings=_NOT_PAGE_ENCODINGS + ([wrong[0]] if wrong else []))
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             # in the page's own charset: "<" is no byte 0x3C in EBCDIC ("cp500") or UTF-7
@@ -135,9 +149,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
 
     diagnostics = _warnings(caught, logged)
     declared = (getattr(dammit, "declared_html_encoding", None) or "").lower()
-    if declared in _NOT_PAGE_ENCODINGS or slow:
+    if declared in _NOT_PAGE_ENCODINGS and not wrong:
+        wrong = declared, "which no page is written in"
+    if wrong:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
-                                      f"the page declares the charset {declared!r}, which no page is written in: "
+                                      f"the page declares the charset {wrong[0]!r}, {wrong[1]}: "
                                       f"read as {(dammit.original_encoding or 'utf-8').lower()}"))
     if past_unicode:
         diagnostics.append(
