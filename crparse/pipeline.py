@@ -114,7 +114,7 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
         # a refusal drops the diagnostics: a reader's warning that may explain it goes into its message
         # (docutils' "Inconsistent title style" drops every heading under it: sweep 13)
         warned = next((d.message if d.line is None else f"line {d.line}: {d.message}" for d in extract.diagnostics
-                       if d.code in ("html-warning", "rst-markup", "rtf-unclosed-group", "rtf-binary",
+                       if d.code in ("html-warning", "rst-markup", "rst-toctree", "rtf-unclosed-group", "rtf-binary",
                                      "markdown-html-unclosed")
                        or (d.code == "html-not-text" and d.severity == "warning")), None)
         one = extract.source_line(starts[0]) if starts else None

@@ -556,3 +556,57 @@ def test_the_edition_s_files_no_toctree_names_are_said(tmp_path):
     (index.parent / "other" / "part.rst").write_text("Part\n====\n")
     said = [m for m in toctree_warnings(crparse.parse(index)) if "no toctree names" in m]
     assert said == ["2 .rst file(s) of the edition's directory that no toctree names, not read: orphan.rst, deeper/deep.rst"]
+
+
+# -- 3. a :glob: toctree (sweep 19) --------------------------------------------------------------
+
+MORE = RULES.replace("Multiplayer Rules", "More Rules").replace("800.", "801.").replace("General", "Limited")
+
+
+def glob_edition(root: Path, *entries: str) -> Path:
+    index = edition(root)
+    (index.parent / "chapters").mkdir()
+    (index.parent / "chapters" / "more.rst").write_text(MORE)
+    (index.parent / "chapters" / "other").mkdir()
+    (index.parent / "chapters" / "other" / "index.rst").write_text("Other\n=====\n")  # another edition's
+    listed = "".join(f"    {e}\n" for e in entries)
+    index.write_text(f"Comprehensive Rules\n###################\n\n.. toctree::\n    :glob:\n\n{listed}")
+    return index
+
+
+@pytest.mark.parametrize("entries, read", [
+    (["*", "chapters/*"], ["rules.rst", "chapters/more.rst"]),
+    (["**"], ["chapters/more.rst", "rules.rst"]),  # in order of name, as Sphinx
+    (["chapters/more", "**"], ["chapters/more.rst", "rules.rst"]),  # what is named before is not again
+    (["r?les", "chapters/[lm]ore.rst"], ["rules.rst", "chapters/more.rst"]),
+])
+def test_a_glob_toctree_reads_the_edition_s_files_it_matches(tmp_path, entries, read):
+    """Its patterns were read as file names (`*.rst`): an edition with `:glob:` was refused as
+    having no rules, and the refusal did not say why (sweep 19)."""
+    index = glob_edition(tmp_path, *entries)
+    doc = crparse.parse(index)
+    assert [os.path.relpath(f.path, index.parent) for f in doc.source.files[1:]] == read
+    assert rule_numbers(doc) == sorted(rule_numbers(doc), key=lambda n: read.index(
+        "rules.rst" if n.startswith("800") else "chapters/more.rst"))
+    assert len(rule_numbers(doc)) == 4 and not toctree_warnings(doc)
+
+
+@pytest.mark.parametrize("pattern, said", [
+    ("../outside/*", "its '..' leads outside the edition's directory"),
+    ("chapters/../../outside/*", "its '..' leads outside the edition's directory"),
+    ("{root}/outside/*", "an absolute path"),
+    ("nothing*", "matches no file of the edition not named before it"),
+])
+def test_a_glob_toctree_reads_nothing_outside_the_edition_and_says_why(tmp_path, pattern, said):
+    index = glob_edition(tmp_path, pattern.format(root=tmp_path))
+    (index.parent / "link.rst").symlink_to(tmp_path / "outside" / "secret.rst")
+    result = run_limited(["parse", "--json", str(index)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2, result.stderr
+    assert said in result.stderr.decode() and SECRET.encode() not in result.stdout + result.stderr
+
+
+def test_a_glob_matching_a_link_out_of_the_edition_does_not_read_it(tmp_path):
+    index = glob_edition(tmp_path, "*")
+    (index.parent / "link.rst").symlink_to(tmp_path / "outside" / "secret.rst")
+    doc = crparse.parse(index)
+    assert SECRET not in "".join(texts(doc)) and rule_numbers(doc) == ["800.1", "800.2"]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import posixpath
 import re
 import sys
 from contextlib import contextmanager
@@ -132,22 +133,11 @@ def _read(raw: bytes, path: str | None) -> Extract:
     edition = _Edition(path) if path is not None else None
     entries = _toctree_entries(main)
     # Each entry costs a look on the disk, each file docutils' setup: those the pre-scan did not see
-    for entry, line in entries[budget.counts["file"]:]:
+    for entry, line, _ in entries[budget.counts["file"]:]:
         budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {entry!r})", line))
-    for entry, line in entries:
-        if edition is None:
-            diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
-                                          f"toctree entry {entry!r} not read: the input has no file name to find it from"))
-            continue
-        try:
-            found = edition.read(entry)
-        except _NotRead as why:
-            diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {entry!r} not read: {why}"))
-            continue
-        if found is None:
-            continue
+    for entry, line, name, found in _entry_files(entries, edition, diagnostics, budget):
         child, raw = found
-        budget.add_file(len(raw), str(child), entry, line)
+        budget.add_file(len(raw), str(child), name, line)
         try:
             child_decoded = decode(raw)
         except CrparseError as err:
@@ -180,6 +170,42 @@ def _read(raw: bytes, path: str | None) -> Extract:
     )
 
 
+_GLOB = re.compile(r"[*?\[]")  # Sphinx's test of a glob pattern
+
+
+def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic], budget: _Budget):
+    """(entry, line, name, (path, bytes)) for each file the toctree entries name: an entry of a
+    `:glob:` toctree that is a pattern names, as in Sphinx, the edition's files it matches that no
+    entry before it named, in order of name (it was read as a file name, `*.rst`: sweep 19). What
+    is not read is said."""
+    for entry, line, glob in entries:
+        if edition is None:
+            diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
+                                          f"toctree entry {entry!r} not read: the input has no file name to find it from"))
+            continue
+        names = [entry]
+        if glob and _GLOB.search(entry) and _titled_target(entry) is None and not _URL.match(entry):
+            try:
+                names = edition.matching(entry)
+            except _NotRead as why:
+                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {entry!r} not read: {why}"))
+                continue
+            if not names:
+                diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
+                                              f"toctree glob {entry!r} matches no file of the edition not named before it"))
+                continue
+            for name in names[1:]:  # the pre-scan counted the pattern as one file
+                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree glob {entry!r}: {name})", line))
+        for name in names:
+            try:
+                found = edition.read(name)
+            except _NotRead as why:
+                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {name!r} not read: {why}"))
+                continue
+            if found is not None:
+                yield entry, line, name, found
+
+
 @dataclass
 class _File:
     path: str
@@ -202,6 +228,7 @@ class _Edition:
         self.root = os.path.realpath(self.directory)
         self.seen = {os.path.realpath(index)}
         self.named: set[str] = set()
+        self._listed: list[Path] | None = None
 
     def read(self, entry: str) -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names; None for an
@@ -243,18 +270,41 @@ class _Edition:
         self.seen.add(resolved)
         return shown, raw
 
+    def matching(self, pattern: str) -> list[str]:
+        """The names (as toctree entries: relative, no `.rst`) of the edition's files that a glob
+        pattern matches, sorted, but for those read or named already (Sphinx's "all remaining
+        documents"); Sphinx's own matching: `*` stops at a `/`, `**` does not."""
+        from sphinx.util.matching import patfilter
+
+        if "\0" in pattern:
+            raise _NotRead("a NUL character in the pattern")
+        if os.path.isabs(pattern):
+            raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
+        pattern = posixpath.normpath(pattern.removesuffix(".rst"))
+        if pattern == ".." or pattern.startswith("../"):
+            raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
+        done = self.seen | self.named
+        names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
+        return sorted(name for name in patfilter(list(names), pattern) if os.path.realpath(names[name]) not in done)
+
+    def _files(self) -> list[Path]:
+        """The edition's .rst files: in its directory and below, but for other editions' (a
+        directory with an index.rst of its own)."""
+        from crparse.inputs import inputs
+
+        if self._listed is None:
+            files = [Path(i.path) for i in inputs([self.directory], editions=False)
+                     if i.skipped is None and i.path.endswith(".rst")]
+            others = {f.parent for f in files if f.name == "index.rst" and f.parent != self.directory}
+            self._listed = [f for f in files if not any(other == f.parent or other in f.parents for other in others)]
+        return self._listed
+
     def unnamed(self) -> list[Diagnostic]:
         """The .rst files of the edition's directory (below it too, but for other editions') that
         no toctree entry named: not read, and said (a chapter left out of the toctree went
         without a word, and a diff against the edition said unchanged: sweep 18)."""
-        from crparse.inputs import inputs
-
-        files = [Path(i.path) for i in inputs([self.directory], editions=False)
-                 if i.skipped is None and i.path.endswith(".rst")]
-        others = {f.parent for f in files if f.name == "index.rst" and f.parent != self.directory}
         read_or_said = self.seen | self.named
-        unnamed = [f for f in files if os.path.realpath(f) not in read_or_said
-                   and not any(other == f.parent or other in f.parents for other in others)]
+        unnamed = [f for f in self._files() if os.path.realpath(f) not in read_or_said]
         if not unnamed:
             return []
         shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
@@ -518,6 +568,7 @@ def _register_sphinx_markup() -> None:
         def run(self):
             node = toctree()
             node["entries"] = [(line.strip(), self.content_offset + i + 1) for i, line in enumerate(self.content) if line.strip()]
+            node["glob"] = "glob" in self.options
             node.line = self.lineno
             return [node]
 
@@ -927,8 +978,10 @@ def _message_text(message) -> str:
     return " ".join(text.replace('See "backrefs" attribute for IDs.', "").split())
 
 
-def _toctree_entries(document) -> list[tuple[str, int]]:
-    return [entry for node in document.findall(_toctree) for entry in node["entries"]]  # type: ignore[name-defined]
+def _toctree_entries(document) -> list[tuple[str, int, bool]]:
+    """Each toctree entry, its line, and whether its toctree has `:glob:`."""
+    return [(entry, line, node["glob"]) for node in document.findall(_toctree)  # type: ignore[name-defined]
+            for entry, line in node["entries"]]
 
 
 def _section_numbers(documents, files: list[_File], diagnostics: list[Diagnostic]) -> dict[int, str]:
