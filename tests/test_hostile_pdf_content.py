@@ -388,7 +388,8 @@ def test_an_endstream_in_unfiltered_data_does_not_end_what_is_costed(tmp_path):
     assert refused(result, "page 1 of this PDF (object 4) draws", "past the 2 MiB limit for one page"), result
 
 
-@pytest.mark.parametrize("target, shown", [("0041", "A"), ("D83DDE00", "\U0001f600"), ("D800", "\ufffd"), ("FFFE", "")])
+@pytest.mark.parametrize("target, shown", [("0041", "A"), ("D83DDE00", "\U0001f600"), ("D800", "\ufffd"), ("FFFE", ""),
+                                           ("FDD0", "\ufdd0"), ("D83DDE00FDD0", "\U0001f600\ufdd0")])
 def test_a_character_outside_the_bmp_or_with_no_text_keeps_the_lines_after_it(tmp_path, target, shown):
     """A code mapped to a character outside the BMP (two of PDFium's characters, one decoded), to
     a lone surrogate (dropped) or to U+FFFE (no text): every later line of the page began one

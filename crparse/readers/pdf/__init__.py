@@ -210,9 +210,11 @@ def _page_text(textpage, count: int) -> str:
       pypdfium2 skips those by recursion, one call a character, and 1,000 of them ended the
       read with a RecursionError; any inside the text are a space too (a code mapped to U+FFFE
       had none, and every later line of its page began one character early: sweep 17);
-    - PDFium's characters are UTF-16 units: a pair of surrogates is the character it stands for
-      then _PAIRED (taken out of the lines, see _unpaired), and a lone one U+FFFD (decoded, a
-      character outside the BMP made one of two, and one lone was dropped: sweep 17)."""
+    - PDFium's characters are UTF-16 units, and so are the text's: a character outside the BMP
+      is its two surrogates, made one character in each line the text is cut into, and a lone
+      surrogate U+FFFD, there (see _unpaired). Decoded here, such a character made one of two and
+      shifted the rest of the page (sweep 17); a noncharacter standing for its second unit was
+      itself dropped where the page had one (U+FDD0, sweep 19)."""
     import ctypes
 
     import pypdfium2.raw as pdfium_c
@@ -233,14 +235,9 @@ def _page_text(textpage, count: int) -> str:
     else:
         text = "".join(" " if pdfium_c.FPDFText_GetTextIndexFromCharIndex(textpage, i) == -1
                        else chr(pdfium_c.FPDFText_GetUnicode(textpage, i) & 0xFFFF) for i in range(first, last + 1))
-    if _SURROGATE.search(text):
-        text = _SURROGATES.sub(_paired, text)
     return " " * first + text + " " * (count - 1 - last)
 
 
-# Stands for the second unit of a surrogate pair in a page's text: a noncharacter, taken out of
-# the lines it is in.
-_PAIRED = "\ufdd0"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
 
@@ -249,11 +246,12 @@ def _paired(match: re.Match) -> str:
     pair = match[0]
     if len(pair) == 1:
         return "\ufffd"
-    return chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + (ord(pair[1]) - 0xDC00)) + _PAIRED
+    return chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + (ord(pair[1]) - 0xDC00))
 
 
 def _unpaired(text: str) -> str:
-    return text.replace(_PAIRED, "") if _PAIRED in text else text
+    """A line of a page's text as characters: each surrogate pair one, a lone surrogate U+FFFD."""
+    return _SURROGATES.sub(_paired, text) if _SURROGATE.search(text) else text
 
 
 def _printed_lines(textpage, text: str, first: int, last: int, number: int, page: int) -> list[_Line]:
