@@ -27,7 +27,7 @@ from crparse.errors import CrparseError, SettingError
 from crparse.limits import jobs_given, not_a_setting
 from crparse.nodes import Document
 from crparse.pipeline import parse
-from crparse.processes import die_with, note_interrupts
+from crparse.processes import die_with, note_interrupts, stoppable
 
 
 def jobs() -> int:
@@ -88,6 +88,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     futures: dict[int, Future] = {}
     submitted = 0
     i = 0
+    finished = False
     try:
         for i, p in enumerate(paths):
             while submitted < min(len(paths), i + ahead):
@@ -98,6 +99,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
                 yield _unpacked(futures.pop(i).result())
             else:
                 yield _attempt(p, format, then)
+        finished = True
     except BrokenProcessPool:
         # a worker killed from outside (the out-of-memory killer, a user): the pool is gone, and
         # each file not yet read is refused in one line, not the run with a traceback (sweep 15)
@@ -106,8 +108,20 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     finally:
         # Stopped early (Ctrl-C, an error, a caller that stopped reading), the parses under way
         # end first: a worker killed while it sent its result left the pool's reader waiting
-        # for the rest of it for ever (sweep 17)
+        # for the rest of it for ever (sweep 17). They are told to stop (SIGINT, which ends a
+        # worker's work, see processes.stoppable): Ctrl-C sent to this process alone, or any
+        # other early stop, waited for each to finish its parse (sweep 19: 5 s and more).
+        if not finished:
+            _interrupt(multiprocessing.active_children())
         pool.shutdown(cancel_futures=True)
+
+
+def _interrupt(workers) -> None:
+    for worker in workers:
+        try:
+            os.kill(worker.pid, signal.SIGINT)
+        except (ProcessLookupError, TypeError):  # gone, or never started
+            pass
 
 
 def _worker(parent: int) -> None:
@@ -211,7 +225,8 @@ def _attempt(path: str, format: str | None, then: Callable[[Document], Any] | No
 
 
 def _packed(path: str, format: str | None, then: Callable[[Document], Any] | None) -> Any:
-    found = _attempt(path, format, then)
+    with stoppable():
+        found = _attempt(path, format, then)
     if isinstance(found, CrparseError):
         return found
     if then is None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 
@@ -24,19 +26,38 @@ def die_with(parent: int) -> None:
 
 
 _interrupted = False
+_stoppable = False
 
 
 def note_interrupts() -> None:
-    """In a pool's worker: Ctrl-C (SIGINT to the terminal's process group) is the parent's to act
-    on, and is only noted here. Raised in the worker, it died inside the pool's queue holding
-    the queue's lock, and everyone waited for ever (sweep 17); ignored, a worker went on with
-    the PDF read it had begun, or waited for, seconds more (sweep 18): a read checks it first."""
+    """In a pool's worker: Ctrl-C (SIGINT to the terminal's process group, or from the parent) is
+    the parent's to act on. Raised anywhere in the worker, it died inside the pool's queue
+    holding the queue's lock, and everyone waited for ever (sweep 17); ignored, a worker went on
+    with the parse it had begun (a slow PDF: seconds more, sweeps 18, 19). It is raised only in
+    the work itself (see `stoppable`), whose result the pool then sends back; elsewhere it is
+    noted, and a PDF read checks that first."""
     signal.signal(signal.SIGINT, _note)
 
 
 def _note(signum, frame) -> None:
     global _interrupted
     _interrupted = True
+    if _stoppable:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def stoppable() -> Iterator[None]:
+    """Within it, in a pool's worker, Ctrl-C ends the work at once: the exception is the work's
+    outcome, which the pool's worker code catches and sends back like any other."""
+    global _stoppable
+    if _interrupted:
+        raise KeyboardInterrupt
+    _stoppable = True
+    try:
+        yield
+    finally:
+        _stoppable = False
 
 
 def interrupted() -> bool:

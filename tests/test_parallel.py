@@ -176,3 +176,39 @@ def test_ctrl_c_ends_the_run_with_no_worker_left_waiting(paths):
         done = subprocess.run([sys.executable, "-c", code, paths[0], paths[1]], capture_output=True, env=env,
                               timeout=60, start_new_session=True, check=False)
         assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("sent_to", ["group", "parent"])
+def test_ctrl_c_stops_the_parses_under_way(paths, sent_to):
+    """Workers went on with the parse they had begun when Ctrl-C came, and the run ended only
+    when each had finished (slow PDFs: up to 5 s after it, sweep 19; SIGINT to the parent alone
+    waited for all of them). A parse under way now ends with it."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import os, signal, sys, time\n"
+        "from crparse.parallel import parse_all\n"
+        "def slow(doc):\n"  # a slow parse, as `then` runs in the worker with it
+        "    end = time.monotonic() + 60\n"
+        "    while time.monotonic() < end:\n"
+        "        pass\n"
+        "try:\n"
+        "    found = parse_all(sys.argv[2:] * 4, then=slow, share=False)\n"
+        "    threading = __import__('threading')\n"
+        "    kill = (lambda: os.killpg(0, signal.SIGINT)) if sys.argv[1] == 'group' else (lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+        "    threading.Timer(2.0, kill).start()\n"
+        "    for _ in found:\n"
+        "        pass\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    env = dict(os.environ, CRPARSE_JOBS="3", PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code, sent_to, paths[0], paths[1]], capture_output=True, env=env,
+                          timeout=90, start_new_session=True, check=False)
+    took = time.monotonic() - start
+    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    assert took < 15, took  # the parses under way took 60 s more

@@ -159,6 +159,10 @@ def _confined(memory: int, seconds: int, read: Callable[..., T], args: tuple) ->
     os.close(writable)
     try:
         data, late = _all_of(readable, pid, deadline=time.monotonic() + 4 * seconds + 30)
+    except BaseException:  # Ctrl-C in a pool's worker (processes.stoppable): the read ends with it
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     finally:
         os.close(readable)
     _, status, usage = os.wait4(pid, 0)
