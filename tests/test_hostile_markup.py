@@ -670,6 +670,15 @@ def test_markdown_html_closed_or_in_code_is_not_said(middle):
     assert not [d for d in doc.diagnostics if d.code == "markdown-html-unclosed"]
 
 
+@pytest.mark.parametrize("opener", ["<!--", "<script>"])
+def test_markdown_html_never_closed_before_the_glossary_keeps_it(opener):
+    """No rule follows it: the glossary and credits were hidden all the same."""
+    text = _markdown_release("").replace("## Glossary", opener + "\n\n## Glossary")
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert [g.term for g in doc.glossary] == ["Active Player"] and [c.text for c in doc.credits] == ["Designers."]
+    assert [d.code for d in doc.diagnostics if d.code == "markdown-html-unclosed"] == ["markdown-html-unclosed"]
+
+
 def test_markdown_html_never_closed_inside_a_block_keeps_its_rules():
     """Inside a `<div>` block (which ends at a blank line) a comment or script never closed hid
     the rules after it in the block."""

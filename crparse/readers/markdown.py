@@ -11,8 +11,8 @@ left with no text (a tag, a comment) is then no line of the output: the pipeline
 
 A raw HTML block that ends at a closing string (`<!--` at `-->`, `<script>`, `<pre>`, `<style>` at
 their end tag, `<?`, `<![CDATA[`) and never meets it runs to the end of the document: one unclosed
-`<!--` hid the second half of a release (sweep 19). Where what follows it reads as rules, its line
-is markup and the rest is read as Markdown, with a `markdown-html-unclosed` warning.
+`<!--` hid the second half of a release (sweep 19). Where any text follows it, its line is markup
+and the rest is read as Markdown, with a `markdown-html-unclosed` warning.
 
 Lists and block quotes nested past markdown-it's `maxNesting` (20 token levels: 10 lists, 20
 quotes) are read as text from that level on, with a `markdown-nesting` warning naming the line:
@@ -168,8 +168,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             more = f" (and {len(others):,} more such lines: {shown})"
         diagnostics.append(Diagnostic(
             first, "warning", "markdown-html-unclosed",
-            "an HTML comment, script or style opened here is never closed, and rules follow it: Markdown would "
-            f"hide them in it; the opening is read as markup, and what follows as the document{more}"))
+            "an HTML comment, script or style opened here is never closed: Markdown would hide all that follows "
+            f"in it; the opening is read as markup, and what follows as the document{more}"))
     if too_deep:
         more = ""
         if len(too_deep) > 1:
@@ -201,8 +201,6 @@ def _closing_kinds():
             for opener, closer, _ in HTML_SEQUENCES if closer.pattern != "^$"]
 
 
-# what reads as rules: a rule number at a line's start, after list, quote, heading or emphasis marks
-_READS_AS_RULES = re.compile(r"(?m)^[ \t>#*_+-]*\d{3}\.\d+[a-z]?\.?[*_]*[ \t]")
 _LINE_START = re.compile(r"(?m)^ {0,3}<")
 
 
@@ -212,20 +210,20 @@ _NOTHING = "<!---->"
 
 
 def _unclosed_html_blocks(text: str) -> tuple[str, dict[int, str]]:
-    """`text` with each line that opens a never-closed HTML block emptied, where rules follow it;
+    """`text` with each line that opens a never-closed HTML block emptied, where text follows it;
     and those lines, by (1-based) number, as they were. One pass for each kind of block: a block
     is unclosed when its closing string occurs nowhere from its opening on (markdown-it looks
     for it in the opening line from the opener, then in each line after)."""
     text = re.sub(r"\r\n?", "\n", text)  # as markdown-it reads lines
-    last_rule = max((m.start() for m in _READS_AS_RULES.finditer(text)), default=-1)
+    last_text = len(text.rstrip()) - 1
     kinds = [(opener, max((m.start() for m in closer.finditer(text)), default=-1))
              for opener, closer in _closing_kinds()]
     blanked: dict[int, str] = {}
     pieces, start, line, counted = [], 0, 1, 0
-    for found in _LINE_START.finditer(text, 0, max(last_rule, 0)):
+    for found in _LINE_START.finditer(text, 0, max(last_text, 0)):
         at = found.end() - 1
         end = text.find("\n", at)
-        if end < 0 or end >= last_rule:
+        if end < 0 or end >= last_text:
             break
         if any(closed < at and opener.match(text, at) for opener, closed in kinds):
             line += text.count("\n", counted, found.start())
@@ -335,7 +333,7 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
     lines after it in place. One scan: each `<` looks for its end once, and a tag without
     one ends the scan (the rest is text), so a block of unclosed `<a` is not quadratic.
 
-    A comment, script or style never closed, with rules after it in the block, is read as its
+    A comment, script or style never closed, with text after it in the block, is read as its
     opening alone: the offset of its line is added to `opened`."""
     out: list[tuple[int, str]] = []
     pieces: list[str] = []
@@ -359,8 +357,8 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
 
     i, size = 0, len(content)
     # found once, not at each opening (which would be quadratic in a block of them): where the
-    # last rule starts, where the last comment closes, which hidden elements close no more
-    last_rule = max((m.start() for m in _READS_AS_RULES.finditer(content)), default=-1)
+    # last text is, where the last comment closes, which hidden elements close no more
+    last_text = _last_text(content)
     last_closed_comment = content.rfind("-->")
     never_closed: set[str] = set()
     while i < size:
@@ -374,7 +372,7 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
             end = content.find("-->", j + 4) if last_closed_comment >= j + 4 else -1
             stop = size if end < 0 else end + 3
             name = ""
-            if end < 0 and last_rule > j:  # never closed, and rules follow: read them
+            if end < 0 and last_text >= j + 4:  # never closed, and text follows: read it
                 opened.append(offset)
                 stop = j + 4
         elif tag is not None or content.startswith(("<!", "<?"), j):
@@ -389,7 +387,7 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
                 close = hidden.search(content, stop) if name not in never_closed else None
                 if close is not None:
                     stop = close.end()
-                elif never_closed.add(name) or last_rule >= stop:  # never closed, and rules follow: read them
+                elif never_closed.add(name) or last_text >= stop:  # never closed, and text follows: read it
                     opened.append(offset)
                 else:
                     stop = size
@@ -406,3 +404,20 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
         i = stop
     end_line()
     return out
+
+
+def _last_text(content: str) -> int:
+    """The index of the last character of `content` that is text outside a tag (not a space);
+    -1 if there is none. From the end, a tag at a time: each character is looked at once."""
+    end = len(content)
+    while True:
+        closing = content.rfind(">", 0, end)
+        tail = content[closing + 1 : end].rstrip()
+        if tail:
+            return closing + len(tail)
+        if closing < 0:
+            return -1
+        opening = content.rfind("<", 0, closing)
+        if opening < 0:  # a ">" no tag holds: text
+            return closing
+        end = opening
