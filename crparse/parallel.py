@@ -55,7 +55,11 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     work on a tree that needs no more than the tree moves to the workers with the parse (its
     result is pickled: `then` must be a module-level function). `share`: this process parses
     its share too (two paths on two cores take the time of one); a caller with work of its own
-    on each tree leaves all parsing to the workers."""
+    on each tree leaves all parsing to the workers.
+
+    A caller that stops early closes the iterator (its frame's end does): the workers' pool is
+    then shut down at once. One left open to the interpreter's exit meets a race of Python
+    3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
     paths = [str(p) for p in paths]
     workers = min(jobs() - 1, len(paths) - share)  # this process is busy either way
     if workers < 1 or not hasattr(os, "fork"):
