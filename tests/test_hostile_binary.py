@@ -299,6 +299,15 @@ def test_docx_text_not_read_is_reported():
     ]
 
 
+def test_docx_with_its_document_twice_is_refused_saying_so():
+    """zipfile reads the last of two members of one name: the first document.xml, all its rules,
+    was left out without a word."""
+    other = deflate_repeated(b"", 0, *document_xml(b"<w:p><w:r><w:t>HIDDEN 100.9. Text.</w:t></w:r></w:p>"))
+    data = docx_with(extra=[("word/document.xml", other)])
+    with pytest.raises(crparse.RefusedInput, match=r"word/document.xml is in the ZIP archive more than once"):
+        crparse.parse(data, format="docx")
+
+
 def test_docx_namespace_uri_past_the_limit_refused(tmp_path):
     """A sweep: an element's name holds its namespace's URI, built for each element: 200,000
     elements in a namespace of 100,000 characters (a 23 KB file) took 52 s."""

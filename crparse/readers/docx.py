@@ -97,6 +97,9 @@ def _check_members(archive: zipfile.ZipFile) -> None:
     infos = archive.infolist()
     if len(infos) > _MAX_MEMBERS:
         raise RefusedInput(f"cannot read this DOCX file: more than {_MAX_MEMBERS:,} members in the ZIP archive")
+    if sum(info.filename == _MAIN for info in infos) > 1:  # zipfile would read the last without a word
+        raise RefusedInput(f"cannot read this DOCX file: {_MAIN} is in the ZIP archive more than once (built by hand, "
+                           "or damaged): which of them Word shows is not known")
     budget = Budget(max_inflated(), "the members of this DOCX")
     for info in infos:
         name = _printable(info.filename)
