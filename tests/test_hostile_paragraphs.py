@@ -93,7 +93,8 @@ def test_tokenizing_stops_at_the_limit(tmp_path):
 _RULES = "100. General\n\n100.1. One.\n\n100.2. Two.\n\n100.3. Three.\n\n100.4. Four.\n"
 
 
-@pytest.mark.parametrize("char", ["\ufeff", "\u00a0", "\u200b", "\u200e", "\u00ad", "\u2060", "\u3000", " \u200b\t"])
+@pytest.mark.parametrize("char", ["\ufeff", "\u00a0", "\u200b", "\u200e", "\u00ad", "\u2060", "\u3000", " \u200b\t",
+                                  "\u3164", "\u115f", "\uffa0", "\u034f", "\u17b4", "\ufe0f", "\u2800", "\f", "\v", " \f"])
 @pytest.mark.parametrize("format", ["text", "markdown"])
 def test_an_invisible_character_before_a_rule_number_starts_the_rule_still(char, format):
     """A byte-order mark from concatenated files, a no-break or zero-width space, a direction mark
@@ -101,7 +102,7 @@ def test_an_invisible_character_before_a_rule_number_starts_the_rule_still(char,
     doc = crparse.parse(_RULES.replace("100.4.", char + "100.4.").encode(), format=format)
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
     assert doc.rule("100.3").text == "Three." and doc.rule("100.4").text == "Four."
-    if format == "text" or char not in ("\u00a0", "\u3000"):  # Markdown takes those for spaces itself
+    if format == "text" or char not in ("\u00a0", "\u3000", "\f", "\v", " \f"):  # Markdown's own spaces
         said = [d for d in doc.diagnostics if d.code == "invisible-characters"]
         assert [(d.line, d.severity) for d in said] == [(9, "info")], doc.diagnostics
 

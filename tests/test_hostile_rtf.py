@@ -148,6 +148,27 @@ def test_text_boxes_index_entries_and_equations_are_counted_not_dropped_silently
         ("warning", f"text the reader does not read: {said}")]
 
 
+@pytest.mark.parametrize("inserted", [
+    "{\\pntext\\pard\\plain 100.2.\\tab}",  # a paragraph's number, for readers that know no list table
+    "{\\upr{100.2.}{\\*\\ud{100.2.}}}",  # Word's text with a Unicode copy
+    "{\\object\\objemb{\\*\\objclass Word.Document.8}{\\*\\objdata 0102}{\\result 100.2.}}",
+])
+def test_destinations_whose_text_readers_show_are_read(inserted):
+    """striprtf skips them whole: a rule number written in them was lost, and the rule's text ran
+    into the rule above with only a number-gap warning (sweep 20)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("100.2. ", inserted + " ") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert "100.2" in [r.number for r in doc.rules], [r.number for r in doc.rules]
+    assert not [d for d in doc.diagnostics if d.severity == "warning"], doc.diagnostics
+
+
+def test_headers_and_footers_are_counted_not_dropped_silently():
+    rtf = "{\\rtf1\\ansi {\\header\\pard HEAD\\par}{\\footerr\\pard FOOT\\par}" + RTF_RULES + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert [d.message for d in doc.diagnostics if d.code == "rtf-not-read"] == [
+        "text the reader does not read: 2 headers or footers"]
+
+
 @pytest.mark.parametrize("header, body, accent", [("\\mac\\ansicpg10000", "", "\\'d5"),
                                                   ("\\ansi\\ansicpg1252", "{\\ansicpg1251 }", "\\'92"),
                                                   ("\\ansi\\ansicpg1252", "{\\ansicpg1251 }", "\\'e9")])

@@ -3,8 +3,11 @@
 A rule number is read at a line's start. A byte-order mark left inside a file by concatenation,
 a no-break or zero-width space, a direction mark or a soft hyphen before it (from web copies and
 converters) kept the line from starting a rule, and its text ran into the rule above (sweep 19).
-Such characters (Unicode's format characters and spaces other than ASCII's) are taken out of a
-line's leading run; ASCII spaces and tabs, which the block stage reads as indentation, stay.
+Such characters (Unicode's format characters, spaces other than ASCII's, the other characters
+Unicode says to show nothing for unless supported (Default_Ignorable_Code_Point: fillers,
+variation selectors, the combining grapheme joiner), the Braille blank, and the form feed and
+vertical tab of page breaks) are taken out of a line's leading run; ASCII spaces and tabs, which
+the block stage reads as indentation, stay.
 """
 
 from __future__ import annotations
@@ -17,13 +20,19 @@ from functools import cache
 from crparse.nodes import Diagnostic
 
 _INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
+# Default_Ignorable_Code_Point outside those categories (Unicode's DerivedCoreProperties; Python's
+# unicodedata does not give the property), and U+2800 BRAILLE PATTERN BLANK, which shows nothing
+_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
+              (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+_PAGE_BREAKS = "\f\v"
+_NAMES = {"\f": "form feed", "\v": "vertical tab"}  # control characters have no Unicode name
 _NOT_ASCII_SPACE = re.compile(r"[^ \t]+")
 
 
 @cache
 def _leading_run() -> re.Pattern[str]:
-    """A line's leading run of ASCII spaces and tabs and invisible characters, one of them at
-    least not ASCII. Built once, from this Python's Unicode tables (a scan of 0.1 s)."""
+    """A line's leading run of spaces, tabs and invisible characters, one of them at least
+    invisible. Built once, from this Python's Unicode tables (a scan of 0.1 s)."""
     ranges: list[str] = []
     start = None
     for code in range(0x80, sys.maxunicode + 2):
@@ -33,7 +42,8 @@ def _leading_run() -> re.Pattern[str]:
         elif not inside and start is not None:
             ranges.append(f"\\U{start:08x}-\\U{code - 1:08x}")
             start = None
-    invisible = "".join(ranges)
+    ranges += [f"\\U{low:08x}-\\U{high:08x}" for low, high in _IGNORABLE]
+    invisible = "".join(ranges) + "\\f\\v"
     return re.compile(f"[ \\t]*[{invisible}][ \\t{invisible}]*")
 
 
@@ -44,7 +54,8 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
     names: dict[str, None] = {}
     out = lines
     for i, line in enumerate(lines):
-        if not line or line[0] < "\x80" and (line[0] not in " \t" or line.lstrip(" \t")[:1] < "\x80"):
+        if not line or line[0] < "\x80" and line[0] not in _PAGE_BREAKS and (
+                line[0] not in " \t" or line.lstrip(" \t")[:1] < "\x80" and line.lstrip(" \t")[:1] not in _PAGE_BREAKS):
             continue  # most lines: the table of characters is built only where one may be there
         run = _leading_run().match(line)
         if run is None:
@@ -55,8 +66,8 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
         out[i] = _NOT_ASCII_SPACE.sub("", leading) + line[run.end():]
         if len(changed) < 100:  # the characters of the first lines are named
             for char in dict.fromkeys(leading):
-                if not char.isascii() and len(names) < 4:
-                    names.setdefault(f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed').lower()}")
+                if char not in " \t" and len(names) < 4:
+                    names.setdefault(f"U+{ord(char):04X} {_NAMES.get(char) or unicodedata.name(char, 'unnamed').lower()}")
         changed.append(i + 1)
     if not changed:
         return lines, None

@@ -39,6 +39,11 @@ def _untyped(match: re.Match) -> str:
 
 _ANSICPG = re.compile(r"(\\\\)|\\ansicpg(?=-?[0-9])")
 _FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
+# Destinations striprtf skips whose text a reader shows: a paragraph's number for readers that
+# know no list table (\pntext: a rule number there was lost), the text of an `\upr` group (its
+# ANSI copy is read; the Unicode copy, `\*\ud`, is skipped as any `\*` group), an object's
+# result. Renamed, each is a group of text (sweep 20). An escaped backslash is passed over.
+_SHOWN = re.compile(r"(\\\\)|\\(pntext|upr|object|result)(?![a-zA-Z])")
 # Stands for an escape out of Unicode's range in striprtf's output: a noncharacter, which no
 # text holds, and no surrogate (it must not pair with a neighbouring escape).
 _OUT_OF_RANGE = "\U0010ffff"
@@ -65,6 +70,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     binary += _not_read(rtf)
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
+    rtf = _SHOWN.sub(lambda m: m[1] or f"\\crparse{m[2]}", rtf)
     # striprtf finds pictures and their data by the substrings "\pict" and "\bin": typed text
     # ("C:\\pictures", "C:\\bin0") and a control word that starts so ("\pictfoo") dropped the
     # text up to the next "}", or refused the file (sweep 15). A typed backslash before them is
@@ -219,7 +225,8 @@ def _short_lines(rtf: str) -> str:
 
 # Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes,
 # comments, text boxes and equations: counted in a warning, never dropped silently (sweeps 14, 19)
-_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath)(?![a-zA-Z])")
+_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath"
+                       r"|header[lrf]?|footer[lrf]?)(?![a-zA-Z])")
 _KIND = {
     "footnote": ("footnote", "footnotes"),
     "annotation": ("annotation (comment)", "annotations (comments)"),
@@ -232,6 +239,8 @@ _KIND = {
     "tc": ("table of contents entry", "table of contents entries"),
     "tcn": ("table of contents entry", "table of contents entries"),
     "mmath": ("equation", "equations"),
+    **dict.fromkeys(("header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"),
+                    ("header or footer", "headers or footers")),
 }
 
 
