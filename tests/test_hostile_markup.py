@@ -617,18 +617,33 @@ def test_a_paragraph_of_much_markup_is_still_refused():
         crparse.parse(text.encode(), format="markdown")
 
 
-@pytest.mark.parametrize("opener, said", [("<script>", "a <script> never closed"), ("<style>", "a <style> never closed"),
-                                          ("<noscript>", "noscript element(s) hold what reads as the page's text")])
-def test_an_unclosed_script_or_style_that_swallows_the_page_is_said(opener, said):
-    """html.parser holds a script's text to its end tag: with none, the ten rules after it went
-    under an info line, 'script, style or head element(s) skipped' (sweep 18)."""
+@pytest.mark.parametrize("opener", ["<script>", "<style>", "<noscript>", "<template>", "<svg>", "<script>var x = 1;",
+                                    "<noscript><img src=x>"])
+def test_an_unclosed_skipped_element_that_swallows_the_page_is_read_past(opener):
+    """html.parser holds a script's text to its end tag, and bs4 puts the rest of a page in any
+    element left open: the ten rules after it went under an info line (sweep 18), then under a
+    warning only, and after a <noscript> or <template> too (sweep 20)."""
     before = "".join(f"<p>100.{i}. Rule {i}.</p>\n" for i in range(1, 11))
     after = "".join(f"<p>100.{i}. Rule {i}, after it.</p>\n" for i in range(11, 21))
     page = f"<html><body><p>100. General</p>\n{before}{opener}\n{after}</body></html>\n"
     doc = crparse.parse(page.encode(), format="html")
-    assert [d.severity for d in doc.diagnostics if said in d.message] == ["warning"], doc.diagnostics
-    closed = page.replace(opener, opener + "var x = 1;" + opener.replace("<", "</"))
+    assert len(doc.rules) == 21 and doc.rule("100.20").text == "Rule 20, after it."
+    assert doc.rule("100.10").text == "Rule 10."  # the element's own text is not read
+    name = opener[1:].split(">")[0]
+    assert [d.severity for d in doc.diagnostics if f"<{name}> never closed" in d.message] == ["warning"], doc.diagnostics
+    closed = page.replace(opener, opener + "var x = 1;" + f"</{name}>")
     assert not [d for d in crparse.parse(closed.encode(), format="html").diagnostics if d.severity == "warning"]
+
+
+@pytest.mark.parametrize("start, said", [("<body>", False), ("", True)])
+def test_a_head_its_body_closes_is_read_as_browsers_read_it(start, said):
+    """HTML lets a head's end tag out; bs4 put the whole page inside the head, and a page written
+    so was refused as having no rules."""
+    rules = "".join(f"<p>100.{i}. Rule {i}.</p>\n" for i in range(1, 11))
+    page = f"<html><head><title>Comprehensive Rules</title>\n{start}<p>100. General</p>\n{rules}</body></html>\n"
+    doc = crparse.parse(page.encode(), format="html")
+    assert len(doc.rules) == 11 and "Comprehensive Rules" not in [b.text for b in doc.front_matter]
+    assert bool([d for d in doc.diagnostics if "<head> never closed" in d.message]) is said
 
 
 def test_a_markdown_image_keeps_its_source_as_a_link():

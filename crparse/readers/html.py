@@ -138,7 +138,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             _check_tags(dammit.unicode_markup.count("<"))
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
-            unclosed = _unclosed_raw_text(markup)
+            markup, unclosed = _closed_where_the_page_starts(markup)
             soup = _soup_class()(markup, "html.parser")
         except RefusedInput:
             raise
@@ -162,8 +162,9 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                        "read as U+FFFD"))
     if unclosed:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
-                                      f"a <{unclosed}> never closed: the page after it, which reads as its text (rule "
-                                      "numbers, paragraphs' markup), is not read"))
+                                      f"{', '.join(f'<{name}>' for name in unclosed)} never closed: the rest of the "
+                                      "page would be its content, not read; it is read as the page from where the "
+                                      "page's text starts (a rule number, paragraphs' markup, <body>)"))
     if walk.swallowed:
         # an unclosed <script> or <style> runs to the end of the page: the rules after it were
         # left out under an info line (sweep 18)
@@ -328,16 +329,39 @@ def shorten_references(text: str) -> tuple[str, int]:
 _READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[1-6])\b", re.I)
 
 
-def _unclosed_raw_text(markup: str) -> str | None:
-    """The name of a <script> or <style> that is never closed, when what follows it reads as
-    the page's: html.parser holds such an element's text to its end tag, and with none, bs4
-    gets none of the rest of the page (ten rules went without a word: sweep 18)."""
+_PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b", re.I | re.M)
+
+
+def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
+    """The markup with each element that is skipped (a script, style, head, noscript, template,
+    svg) and never closed given its end tag where what reads as the page's text starts after it
+    (a rule number at a line's start, the markup of paragraphs, `<body>`); and the names of
+    those elements. html.parser holds a script's text to its end tag, and bs4 puts the rest of
+    the page inside any element left open: ten rules after an unclosed `<script>` went without
+    a word (sweep 18), then with a warning only, as did the rest of a page after an unclosed
+    `<noscript>` or `<template>` (sweep 20); a page whose `<head>` its `<body>` does not close
+    (as browsers read it) was refused as having no rules."""
     lowered = markup.lower()
-    for name in ("script", "style"):
+    ends: list[tuple[int, int, str]] = []
+    for name in sorted(_NOT_TEXT):
         opened = re.compile(f"<{name}(?=[\\s/>])").search(lowered, lowered.rfind(f"</{name}") + 1)
-        if opened and _READS_AS_PAGE.search(markup, opened.end()):
-            return name
-    return None
+        if opened is None:
+            continue
+        tag_end = lowered.find(">", opened.end())
+        page = _PAGE_STARTS.search(markup, tag_end + 1) if tag_end >= 0 else None
+        if page is not None:
+            # HTML lets a head's end tag out: the body's start ends it, said of no other element
+            said = "" if name == "head" and page[0].lower().startswith("<body") else name
+            ends.append((page.start(), -opened.start(), said))
+    if not ends:
+        return markup, []
+    pieces, done = [], len(markup)
+    for at, _, name in sorted(ends, reverse=True):  # from the end; at one place, the inner one first
+        pieces.append(markup[at:done])
+        pieces.append(f"</{name or 'head'}>")
+        done = at
+    pieces.append(markup[:done])
+    return "".join(reversed(pieces)), [said for _, _, said in sorted(ends) if said]
 
 
 class _Walk:
