@@ -172,6 +172,12 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             Diagnostic(None, "warning", "html-not-text",
                        f"{len(walk.swallowed)} {walk.swallowed[0]} element(s) hold what reads as the page's text (rule "
                        "numbers, paragraphs' markup), not read: left unclosed?"))
+    if walk.commented:
+        # rules commented out went without a word (sweep 20)
+        diagnostics.append(
+            Diagnostic(None, "warning", "html-not-text",
+                       f"{walk.commented:,} comment(s) hold what reads as rules (a rule number at a line's start), "
+                       "not read"))
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
@@ -329,6 +335,7 @@ def shorten_references(text: str) -> tuple[str, int]:
 _READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[1-6])\b", re.I)
 
 
+_RULE_LINE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? ")
 _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b", re.I | re.M)
 
 
@@ -372,6 +379,7 @@ class _Walk:
         self.lines: list[str] = []
         self.dropped = 0
         self.swallowed: list[str] = []  # skipped elements whose text reads as the page's
+        self.commented = 0  # comments that hold what reads as rules
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -381,7 +389,7 @@ class _Walk:
         self._open: list | None = None
 
     def run(self, root) -> None:
-        from bs4 import CData, NavigableString, Tag
+        from bs4 import CData, Comment, NavigableString, Tag
 
         # exactly these, as bs4's get_text: not comments, doctypes, nor the text of <rt> and <rp>
         text_types = (NavigableString, CData)
@@ -426,6 +434,8 @@ class _Walk:
                 stack.extend(reversed(node.contents))
             elif not hidden and type(node) in text_types:
                 self._text(str(node), pre > 0)
+            elif not hidden and type(node) is Comment and _RULE_LINE.search(node):
+                self.commented += 1
         self._end_line()
         while self.lines and not self.lines[-1]:
             self.lines.pop()

@@ -114,6 +114,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     links: list[Link] = []
     span = (1, 1)
     never_closed: list[int] = []  # lines of unclosed comments, scripts or styles inside an HTML block
+    hiding: list[int] = []  # lines of comments, scripts or styles that hold what reads as rules
     # An ordered list item's number is markup to Markdown but a heading number to the CR
     # ("801. Limited Range of Influence Option" is a one-item list starting at 801).
     marker = ""
@@ -153,12 +154,14 @@ def read(raw: bytes, path: str | None = None) -> Extract:
                         rows[line - span[0]] = unclosed.pop(line)
                     content = "\n".join(rows)
             opened: list[int] = []
-            for offset, part in _html_text(content, opened):
+            hidden: list[int] = []  # lines of this block
+            for offset, part in _html_text(content, opened, hidden):
                 lines.append(part)
                 origin.append((span[0] + offset,) * 2)
             lines.append("")
             origin.append(span)
             never_closed += (span[0] + offset for offset in opened)
+            hiding += (span[0] + offset for offset in hidden)
     diagnostics = list(decoded.diagnostics)
     if never_closed := sorted([*unclosed, *never_closed]):
         first, *others = never_closed
@@ -170,6 +173,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             first, "warning", "markdown-html-unclosed",
             "an HTML comment, script or style opened here is never closed: Markdown would hide all that follows "
             f"in it; the opening is read as markup, and what follows as the document{more}"))
+    if hiding:
+        diagnostics.append(Diagnostic(
+            hiding[0], "warning", "html-not-text",
+            f"{len(hiding):,} HTML comment(s), script(s) or style(s) hold what reads as rules (a rule number at a "
+            "line's start), not read: their lines are kept as markup residue"))
     if too_deep:
         more = ""
         if len(too_deep) > 1:
@@ -202,6 +210,9 @@ def _closing_kinds():
 
 
 _LINE_START = re.compile(r"(?m)^ {0,3}<")
+# what reads as a rule: a number at a line's start (or a comment's), after list, quote, heading
+# or emphasis marks
+_RULE_LINE = re.compile(r"(?m)(?:^|(?<=<!--))[ \t>#*_+-]*\d{3}\.\d+[a-z]?\.?[*_]*[ \t]")
 
 
 # What stands for such a line: an HTML block of one line that holds no text. Inside another HTML
@@ -327,14 +338,16 @@ _END_OF_HIDDEN = {
 }
 
 
-def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
+def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple[int, str]]:
     """The text of a raw HTML block as (line offset in the block, text) pairs, tags and comments
     taken out: a block tag or `<br>` ends a line, a tag or comment over several lines keeps the
     lines after it in place. One scan: each `<` looks for its end once, and a tag without
     one ends the scan (the rest is text), so a block of unclosed `<a` is not quadratic.
 
     A comment, script or style never closed, with text after it in the block, is read as its
-    opening alone: the offset of its line is added to `opened`."""
+    opening alone: the offset of its line is added to `opened`. One closed that holds what
+    reads as rules is not read, and its offset is added to `hiding` (188 rules in a comment went
+    to residue without a word: sweep 20)."""
     out: list[tuple[int, str]] = []
     pieces: list[str] = []
     offset = 0  # the source line (from the block's first) that `pieces` are on
@@ -375,6 +388,8 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
             if end < 0 and last_text >= j + 4:  # never closed, and text follows: read it
                 opened.append(offset)
                 stop = j + 4
+            elif end >= 0 and _RULE_LINE.search(content, j, end):
+                hiding.append(offset)
         elif tag is not None or content.startswith(("<!", "<?"), j):
             end = content.find(">", j + 1)
             if end < 0:
@@ -386,6 +401,8 @@ def _html_text(content: str, opened: list[int]) -> list[tuple[int, str]]:
             if hidden is not None:  # a script or style: code, not text
                 close = hidden.search(content, stop) if name not in never_closed else None
                 if close is not None:
+                    if _RULE_LINE.search(content, stop, close.start()):
+                        hiding.append(offset)
                     stop = close.end()
                 elif never_closed.add(name) or last_text >= stop:  # never closed, and text follows: read it
                     opened.append(offset)
