@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import crparse
 from crparse.decode import decode, decode_bytes
 from crparse.errors import RefusedInput
 
@@ -165,3 +166,12 @@ def test_utf16_behind_a_utf8_bom_is_read_as_utf16(codec):
 def test_binary_behind_a_utf8_bom_is_refused_as_binary():
     with pytest.raises(RefusedInput, match="binary data"):
         decode_bytes(b"\xef\xbb\xbf" + bytes(range(256)) * 20)
+
+
+@pytest.mark.parametrize("separator, said", [("\x85", "NEL"), ("\u2028", "LS"), ("\u2029", "PS")])
+def test_a_text_whose_lines_end_in_unicode_separators_is_read(separator, said):
+    """No CR or LF: the text was one line, refused as having no rules (sweep 20)."""
+    text = separator.join(["100. General", "", "100.1. One.", "", "100.2. Two. See rule 100.1.", ""])
+    doc = crparse.parse(text.encode(), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"] and doc.source.line_endings == said
+    assert doc.rule("100.2").line == 5 and [d.code for d in doc.diagnostics] == ["line-separators"]

@@ -75,12 +75,33 @@ def decode_bytes(data: bytes) -> DecodedText:
         text = _nfc(text, diagnostics)
     # Count only the line ends that occur: each count is a pass over the whole text.
     has_cr, has_lf = "\r" in text, "\n" in text
+    separators = None
+    if not has_cr and not has_lf and (separators := _separators(text)):
+        text = text.translate(_AS_LF)  # one character for one: offsets stay
+        has_lf = True
     if has_cr and has_lf:
         crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
     else:
         crlf, cr, lf = 0, text.count("\r") if has_cr else 0, text.count("\n") if has_lf else 0
     lines = split_lines(text, crlf, cr, lf)
-    return DecodedText(lines, encoding, bom, _describe(crlf, cr - crlf, lf - crlf), tuple(diagnostics), text)
+    endings = _describe(crlf, cr - crlf, lf - crlf)
+    if separators:
+        endings = separators
+        diagnostics.append(Diagnostic(None, "info", "line-separators",
+                                      f"no CR or LF: the lines end in {separators} (U+0085 NEXT LINE, U+2028 LINE "
+                                      "SEPARATOR, U+2029 PARAGRAPH SEPARATOR), read as line ends"))
+    return DecodedText(lines, encoding, bom, endings, tuple(diagnostics), text)
+
+
+# Line ends of text that has no CR or LF: an EBCDIC file converted as it was (NEL), or a text
+# written with Unicode's separators; it was one line, refused as having no rules (sweep 20).
+_SEPARATORS = {"\x85": "NEL", "\u2028": "LS", "\u2029": "PS"}  # U+0085 NEXT LINE, LINE and PARAGRAPH SEPARATOR
+_AS_LF = str.maketrans(dict.fromkeys(_SEPARATORS, "\n"))
+
+
+def _separators(text: str) -> str | None:
+    found = [name for char, name in _SEPARATORS.items() if char in text]
+    return None if not found else found[0] if len(found) == 1 else f"mixed ({', '.join(found)})"
 
 
 # Python's NFC sorts a run of combining marks by insertion: a run of 100,000 took 40 s. No text
