@@ -610,3 +610,51 @@ def test_a_glob_matching_a_link_out_of_the_edition_does_not_read_it(tmp_path):
     (index.parent / "link.rst").symlink_to(tmp_path / "outside" / "secret.rst")
     doc = crparse.parse(index)
     assert SECRET not in "".join(texts(doc)) and rule_numbers(doc) == ["800.1", "800.2"]
+
+
+@pytest.mark.parametrize("pattern", ["[z-a]", "[a-\\]", "[!z-a]", "[\\w-a]*", "[[:alpha:]]*", "[%--]*", "[", "*[!]"])
+def test_a_glob_pattern_python_s_re_refuses_or_warns_of_is_a_pattern_still(tmp_path, pattern):
+    """Sphinx hands the translated pattern to re: a reversed range raised re.error (exit 3), and
+    `[[` printed a FutureWarning on stderr (sweep 20)."""
+    index = glob_edition(tmp_path, pattern, "rules")
+    result = run_limited(["parse", "--json", str(index)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0 and result.stderr == b"", result.stderr
+
+
+@pytest.mark.parametrize("pattern, name", [("*a" * 6 + "b", "a" * 200), ("**a" * 4 + "**b", ("a" * 50 + "/") * 60)])
+def test_a_glob_pattern_is_matched_in_linear_time(tmp_path, pattern, name):
+    """`*a*a*a*a*ab` against one name of 200 letters took 17.7 s; with six `*a`, over 30 s (sweep 20)."""
+    index = glob_edition(tmp_path, "rules", pattern)
+    path = index.parent / f"{name}.rst"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("Nothing\n=======\n")
+    result = run_limited(["parse", "--json", str(index)], seconds=10)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr
+
+
+def test_globs_match_as_sphinx_matches():
+    """A second way of matching: Sphinx's own translation to a regular expression, on patterns
+    it translates soundly, against names short enough for its backtracking."""
+    import random
+    import warnings
+
+    from sphinx.util.matching import _translate_pattern
+
+    from crparse.readers.globbing import GlobPattern
+
+    rng = random.Random(20)
+    compared = 0
+    for _ in range(3000):
+        pattern = "".join(rng.choice("ab/*?[]-c") for _ in range(rng.randint(1, 8)))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                theirs = re.compile(_translate_pattern(pattern))
+        except re.error:
+            continue
+        ours = GlobPattern(pattern)
+        for _ in range(5):
+            name = "".join(rng.choice("abc/") for _ in range(rng.randint(0, 8)))
+            assert bool(theirs.match(name)) == ours.matches(name), (pattern, name)
+            compared += 1
+    assert compared > 10_000

@@ -54,6 +54,7 @@ from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
 from crparse.readers.base import Extract
+from crparse.readers.globbing import GlobPattern
 from crparse.readers.links import link_to_rule
 
 _RULE_TITLE = re.compile(rf"(?P<number>{S.NUMBER})\.?(?:\s+(?P<title>\S.*))?")
@@ -273,9 +274,7 @@ class _Edition:
     def matching(self, pattern: str) -> list[str]:
         """The names (as toctree entries: relative, no `.rst`) of the edition's files that a glob
         pattern matches, sorted, but for those read or named already (Sphinx's "all remaining
-        documents"); Sphinx's own matching: `*` stops at a `/`, `**` does not."""
-        from sphinx.util.matching import patfilter
-
+        documents"); Sphinx's matching: `*` stops at a `/`, `**` does not (crparse.readers.globbing)."""
         if "\0" in pattern:
             raise _NotRead("a NUL character in the pattern")
         if os.path.isabs(pattern):
@@ -285,7 +284,8 @@ class _Edition:
             raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
         done = self.seen | self.named
         names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
-        return sorted(name for name in patfilter(list(names), pattern) if os.path.realpath(names[name]) not in done)
+        glob = GlobPattern(pattern)
+        return sorted(name for name in names if glob.matches(name) and os.path.realpath(names[name]) not in done)
 
     def _files(self) -> list[Path]:
         """The edition's .rst files: in its directory and below, but for other editions' (a
