@@ -12,6 +12,7 @@ import codecs
 import gc
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -82,11 +83,24 @@ _PATH_ARGUMENTS = {"path": "PATH", "paths": "PATH", "files": "FILE", "old": "OLD
 
 def run() -> int:
     """The `crparse` command and `python -m crparse`: `main`, and then the process ends."""
-    status = main()
+    signal.signal(signal.SIGINT, _interrupted_once)
+    try:
+        status = main()
+    except KeyboardInterrupt:  # between main's own handling and here
+        return exits.INTERRUPTED
     # The exit frees all that is left; frozen, the objects still alive are not also traversed by
     # the collections Python makes as it tears its modules down (15 ms after a diff).
     gc.freeze()
     return status
+
+
+def _interrupted_once(signum, frame) -> None:
+    """Ctrl-C: KeyboardInterrupt, once. Those after it are ignored while the command stops (its
+    workers, the store, the output): a second Ctrl-C a few milliseconds after the first broke
+    into that with a traceback, or left the workers' pool half shut down and the command
+    waiting for ever (sweep 20)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
