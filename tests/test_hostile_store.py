@@ -610,3 +610,16 @@ def test_a_store_named_through_a_link_to_another_file_leaves_no_lock_beside_it(t
     (tmp_path / "dbs" / "s.sqlite").symlink_to(target)
     assert "not a crparse store" in _one_line_refusal(run_limited(["index", str(folder), "--db", str(tmp_path / "dbs" / "s.sqlite")]))
     assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == ["passwd"]
+
+
+@pytest.mark.parametrize("content", [b"\n", b"x", b"SQLite", b"SQLite format 3"])
+@pytest.mark.parametrize("command", [["index", "{dir}"], ["search", "rules"], ["history", "100.1"]])
+def test_a_short_file_that_is_no_database_is_refused_and_left_unchanged(tmp_path, content, command):
+    """SQLite takes a file of one byte for an empty database: `index` wrote a store over a user's
+    one-line file, and the commands that read called it "not a store yet" (sweep 20)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(content)
+    args = [a.replace("{dir}", str(FIXTURES)) for a in command]
+    err = _one_line_refusal(run_limited([*args, "--db", str(notes)]))
+    assert "not a crparse store: not an SQLite database" in err
+    assert notes.read_bytes() == content

@@ -160,6 +160,10 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
         exists = path.exists()
         if exists and not path.is_file():
             raise CrparseError("not a crparse store: not a file", path=str(path))
+        if exists and _head(path) not in (b"", SQLITE_HEADER):
+            # SQLite takes a file of one byte for an empty database: `index` wrote a store over a
+            # user's one-line file, and the readers called it "not a store yet" (sweep 20)
+            raise CrparseError("not a crparse store: not an SQLite database", path=str(path))
         if not exists:
             if readonly or not create:
                 raise MissingStore(
@@ -235,6 +239,19 @@ SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite dat
 # What an error says of where the file is, not of what it holds (and the extended codes under each)
 _NOT_THE_FILE = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                  "SQLITE_PERM")
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of the file at `path`, as many as an SQLite header has; what cannot be
+    read is left to SQLite to say."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            return os.read(fd, len(SQLITE_HEADER))
+        finally:
+            os.close(fd)
+    except OSError:
+        return SQLITE_HEADER
 
 
 def not_ours(path: Path) -> str | None:
