@@ -215,3 +215,30 @@ def test_the_plugin_imports_nothing_above_path_nor_a_package_s_init_nor_a_link_s
                              cwd=cwd, timeout=120, check=False)
         assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
     assert [name for name, mark in marks.items() if mark.exists()] == []
+
+
+@pytest.mark.parametrize("config_file, text", [
+    ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p evil"\npythonpath = ["."]\n'),
+    ("pytest.ini", "[pytest]\naddopts = -p evil\npythonpath = .\n"),
+])
+def test_a_pytest_configuration_found_from_path_stops_the_run(tmp_path, config_file, text):
+    """Given as `--cr-examples PATH`, PATH is a test path to pytest while it looks for its
+    configuration, before plugins load: a pyproject.toml above PATH ran its addopts' `-p evil`
+    and the run passed (sweep 20). The run now stops and says to give --cr-examples=PATH, with
+    which nothing of PATH's is read."""
+    archive, elsewhere = tmp_path / "archive", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (archive / "docs").mkdir(parents=True)
+    document(archive / "docs")
+    (archive / config_file).write_text(text)
+    mark = tmp_path / "RAN"
+    (archive / "evil.py").write_text(f"open({str(mark)!r}, 'w').write('ran')\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0"]
+    spaced = subprocess.run([*base, "--cr-examples", "../archive/docs"], capture_output=True, text=True, env=env,
+                            cwd=elsewhere, timeout=120, check=False)
+    assert spaced.returncode == 4 and "give --cr-examples=PATH" in spaced.stderr, (spaced.stdout, spaced.stderr)
+    mark.unlink(missing_ok=True)  # pytest imported it before any plugin could be asked
+    joined = subprocess.run([*base, "--cr-examples=../archive/docs", "-v"], capture_output=True, text=True, env=env,
+                            cwd=elsewhere, timeout=120, check=False)
+    assert "801.2c#1 PASSED" in joined.stdout and not mark.exists(), joined.stdout[-2000:]

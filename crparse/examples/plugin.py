@@ -35,6 +35,7 @@ def pytest_configure(config) -> None:
             raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path:
+        _configured_from_here(config, path)
         # absolute, not resolved: a PATH that is a link is collected where it is, not where its
         # target lies, whose conftest.py was imported (sweep 19)
         config.args[:] = [os.path.abspath(path)]
@@ -49,6 +50,28 @@ def pytest_configure(config) -> None:
         if hasattr(config.pluginmanager, "_confcutdir"):
             top = os.path.abspath(path)
             config.pluginmanager._confcutdir = Path(top if os.path.isdir(top) else os.path.dirname(top))
+
+
+def _configured_from_here(config, path: str) -> None:
+    """Refuses a run whose pytest configuration was found from PATH rather than from where pytest
+    was started. Given as `--cr-examples PATH`, PATH is a test path to pytest while it looks for
+    its configuration file, before any plugin is loaded: a pytest.ini, pyproject.toml, setup.cfg
+    or tox.ini in PATH or above it was read, and its `addopts` (`-p module`) and `pythonpath`
+    imported code from beside the documents (sweep 20). That has happened by now; the run, at
+    least, does not go on, and the message says how to give PATH."""
+    found = config.inipath
+    if found is None:
+        return
+    where = Path(found).parent
+    here = Path(config.invocation_params.dir)
+    target = Path(os.path.abspath(path))
+    if (where == here or where in here.parents) or not (where == target or where in target.parents):
+        return
+    raise pytest.UsageError(
+        f"pytest read its configuration from {found}, which it found from PATH ({path}): in the form "
+        "`--cr-examples PATH` pytest takes PATH for a test path while it looks for its configuration, before "
+        "plugins are loaded, and that file's addopts and pythonpath may import code from there; give "
+        "--cr-examples=PATH")
 
 
 def pytest_collect_directory(path, parent):
