@@ -14,7 +14,7 @@ from typing import Union
 from msgspec.structs import replace
 
 from crparse import shapes as C
-from crparse.blocks.invisible import without_leading_invisible
+from crparse.decode.invisible import without_leading_invisible
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused

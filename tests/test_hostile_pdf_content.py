@@ -411,6 +411,25 @@ def test_a_character_outside_the_bmp_or_with_no_text_keeps_the_lines_after_it(tm
     assert not doc.residue and doc.rule("101").title == "The Golden Rules"
 
 
+@pytest.mark.parametrize("target", ["200B", "FEFF", "200E", "2060", "00AD"])
+def test_an_invisible_character_before_a_rule_number_in_a_pdf_starts_the_rule_still(tmp_path, target):
+    """A line at the common pitch after a rule, opening with a zero-width space (from a ToUnicode
+    map), was joined to the rule above as its text before the character was taken out: rule 100.2
+    was lost, "100.3 follows 100.1: no 100.2" (sweep 20)."""
+    import crparse
+
+    lines = [b"100. General", b"100.1. These Magic rules apply.", b"\x01100.2. Second rule.", b"100.3. Third rule."]
+    content = b"BT /F1 10 Tf 72 740 Td 20 TL " + b"".join(b"(%s) '\n" % line for line in lines) + b"ET"
+    cmap = (b"begincmap 1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfchar <01> <%s> endbfchar\n"
+            b"1 beginbfrange <20> <7E> <0020> endbfrange endcmap" % target.encode())
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"
+    path = write(tmp_path, "invisible.pdf", pdf_of([CATALOG, pages_node([4]), font, page(b"5 0 R"), stream(content), stream(cmap)]))
+    doc = crparse.parse(path)
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3"], doc.diagnostics
+    assert doc.rule("100.1").text == "These Magic rules apply." and doc.rule("100.2").text == "Second rule."
+    assert [d.code for d in doc.diagnostics if d.code == "invisible-characters"] == ["invisible-characters"]
+
+
 @pytest.mark.parametrize("where", ["page", "form"])
 def test_a_mesh_shading_counts_each_time_it_is_painted(tmp_path, where):
     """PDFium decodes a mesh shading for its bounds each time "sh" paints it: 2,000 "sh" of a

@@ -36,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from crparse import shapes as C
+from crparse.decode.invisible import without_leading_invisible
 from crparse.errors import RefusedInput
 from crparse.limits import max_input
 from crparse.nodes import Diagnostic, Residue
@@ -108,6 +109,14 @@ def _read(raw: bytes, path: str | None) -> Extract:
                        "none set aside as page furniture")
         )
         furniture, body = {}, lines
+    # before lines are joined into paragraphs: a line that starts a rule after a zero-width space
+    # (a ToUnicode map's) was joined to the paragraph above as its text (sweep 20)
+    texts, invisible = without_leading_invisible([ln.text for ln in body])
+    if invisible is not None:
+        for ln, text in zip(body, texts):
+            ln.text = text
+        diagnostics.append(Diagnostic(body[invisible.line - 1].number, invisible.severity, invisible.code,
+                                      invisible.message))
     paragraphs, folded = _paragraphs(body)
     residue = [Residue(n, source[n - 1], reason) for n, reason in sorted(furniture.items())]
     if residue:

@@ -1,4 +1,5 @@
-"""Characters that show nothing at a line's start: removed before lines are classified.
+"""Characters that show nothing at a line's start: removed before lines are classified (by the block
+stage, and by the PDF reader before it joins printed lines into paragraphs).
 
 A rule number is read at a line's start. A byte-order mark left inside a file by concatenation,
 a no-break or zero-width space, a direction mark or a soft hyphen before it (from web copies and
