@@ -299,6 +299,16 @@ def test_docx_text_not_read_is_reported():
     ]
 
 
+@pytest.mark.parametrize("inside, read", [("Ann <w:x/>and Bob<w:y/> see <w:z/>it.", "Ann and Bob see it."),
+                                          ("Ann <w:x/>and Bob<w:x><w:y/>in</w:x> see it.", "Ann and Bob see it.")])
+def test_docx_text_after_each_element_inside_w_t_is_read(inside, read):
+    """Reading a child of w:t dropped the children before it, and their tails, the text after
+    them: "AAA<x/>BBB<y/>CCC" read as "AAACCC", with a warning counting one element (sweep 20)."""
+    doc = crparse.parse(docx_body(f"<w:p><w:r><w:t>100.5. {inside}</w:t></w:r></w:p>"), format="docx")
+    assert doc.rule("100.5").text == read
+    assert [d.code for d in doc.diagnostics if d.code == "docx-not-read"] == ["docx-not-read"]
+
+
 def test_docx_with_its_document_twice_is_refused_saying_so():
     """zipfile reads the last of two members of one name: the first document.xml, all its rules,
     was left out without a word."""

@@ -142,6 +142,7 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
     unread: Counter = Counter()  # characters not read, by where they are
     elsewhere: Counter = Counter()  # notes, comments, ... by kind
     body = False
+    tails: dict = {}  # an open w:t -> the text after each of its children read and dropped
     count = 0
     holder = where = owner = paragraph = None
     events = None
@@ -177,7 +178,7 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
                     if tag == _T and len(element):
                         # An entity reference (of the file's own DTD: never expanded, a billion
                         # laughs) or markup inside w:t: what follows it is text still.
-                        piece += "".join(child.tail or "" for child in element)
+                        piece += "".join(tails.pop(element, ())) + "".join(child.tail or "" for child in element)
                         elsewhere[_IN_TEXT] += len(element)
                     if parent.tag != _R:
                         where = _place(parent.tag) + " (outside a run)"  # Word shows none
@@ -238,7 +239,12 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
                 # Never itself, now: lxml copies the namespaces an element uses into it when it unlinks
                 # one that a Python object stands for (see the docstring above), which is also why no
                 # name below still holds an element that has been read.
+                # Inside a w:t, the text after each child is the child's tail, which goes with it: it
+                # is kept until the w:t is read ("AAA<x/>BBB<y/>CCC" read as "AAACCC", no word of
+                # the loss: sweep 20).
                 while parent[0] is not element:
+                    if parent.tag == _T:
+                        tails.setdefault(parent, []).append(parent[0].tail or "")
                     del parent[0]
                 holder = where = owner = paragraph = None
     except RefusedInput:
