@@ -658,3 +658,34 @@ def test_globs_match_as_sphinx_matches():
             assert bool(theirs.match(name)) == ours.matches(name), (pattern, name)
             compared += 1
     assert compared > 10_000
+
+
+# -- 4. toctrees in the files a toctree names (sweep 20) -------------------------------------------
+
+def test_a_toctree_in_a_file_of_the_edition_is_followed_depth_first_and_confined(tmp_path):
+    """Sphinx's toctrees nest (an index naming parts, each naming its chapters): only the index's
+    was read, and the chapters were said to be files "that no toctree names" (sweep 20). Each
+    file's entries are relative to its own directory, and confined like the index's."""
+    index = edition(tmp_path, "parts/part", "more")
+    parts = index.parent / "parts"
+    (parts / "ch").mkdir(parents=True)
+    (parts / "part.rst").write_text("Part\n====\n\n.. toctree::\n\n    ch/chap\n    ../../outside/secret\n    self\n")
+    (parts / "ch" / "chap.rst").write_text(MORE)
+    (index.parent / "more.rst").write_text(MORE.replace("801.", "802.").replace("More Rules", "Last Rules"))
+    doc = crparse.parse(index)
+    assert [os.path.relpath(f.path, index.parent) for f in doc.source.files[1:]] == [
+        "rules.rst", "parts/part.rst", "parts/ch/chap.rst", "more.rst"]
+    assert rule_numbers(doc) == ["800.1", "800.2", "801.1", "801.2", "802.1", "802.2"]
+    assert SECRET not in "".join(texts(doc))
+    (said,) = toctree_warnings(doc)
+    assert "'../../outside/secret' not read: its '..' leads outside" in said
+
+
+def test_toctrees_naming_each_other_end(tmp_path):
+    index = edition(tmp_path, "a")
+    (index.parent / "a.rst").write_text("A\n=\n\n.. toctree::\n\n    b\n")
+    (index.parent / "b.rst").write_text("B\n=\n\n.. toctree::\n\n    a\n    ../ed/index\n")
+    result = run_limited(["parse", "--json", str(index)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 0, result.stderr
+    said = [d["message"] for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "rst-toctree"]
+    assert len(said) == 2 and all("already read" in m for m in said), said

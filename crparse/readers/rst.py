@@ -15,7 +15,8 @@ docutils parses the markup; this module only says what the CR's markup means:
   diagnostic); references left unresolved (`General`__ with no target) read as their titles;
 - `.. admonition:: Example` is an example, whatever its indentation;
 - `.. glossary::` is the glossary; `.. toctree::` lists the files of the edition, read in order
-  and numbered as one document. The input names those files, so it is held to them: only
+  (a toctree in one of them before the entries after it, as Sphinx nests them; a `:glob:`
+  pattern, the files it matches) and numbered as one document. The input names those files, so it is held to them: only
   regular files inside the edition's own directory (that of the index, symbolic links resolved),
   each once and of bounded size; docutils opens nothing (no include, raw file, URL);
 - docutils' own messages (unknown roles and directives, unresolved references) are diagnostics;
@@ -136,7 +137,16 @@ def _read(raw: bytes, path: str | None) -> Extract:
     # Each entry costs a look on the disk, each file docutils' setup: those the pre-scan did not see
     for entry, line, _ in entries[budget.counts["file"]:]:
         budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {entry!r})", line))
-    for entry, line, name, found in _entry_files(entries, edition, diagnostics, budget):
+    # Depth first, as Sphinx's toctrees nest: a file's own toctree is read after the file, before
+    # the entries after it (a part's chapters were never read: sweep 20). A stack, not recursion;
+    # each file is read once, so it ends.
+    pending = [_entry_files(entries, edition, diagnostics, budget, "", 0)]
+    while pending:
+        item = next(pending[-1], None)
+        if item is None:
+            pending.pop()
+            continue
+        entry, line, name, found = item
         child, raw = found
         budget.add_file(len(raw), str(child), name, line)
         try:
@@ -148,6 +158,12 @@ def _read(raw: bytes, path: str | None) -> Extract:
         files.append(_File(str(child), child_decoded.lines, offset))
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
         documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False))
+        inner = _toctree_entries(documents[-1])
+        if inner and edition is not None:
+            for entry, line, _ in inner:
+                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {entry!r} of {child.name})", line + offset))
+            base = posixpath.dirname(os.path.relpath(child, edition.directory).replace(os.sep, "/"))
+            pending.append(_entry_files(inner, edition, diagnostics, budget, base, offset))
 
     if edition is not None and os.path.basename(path) == "index.rst":
         diagnostics += edition.unnamed()
@@ -174,20 +190,24 @@ def _read(raw: bytes, path: str | None) -> Extract:
 _GLOB = re.compile(r"[*?\[]")  # Sphinx's test of a glob pattern
 
 
-def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic], budget: _Budget):
-    """(entry, line, name, (path, bytes)) for each file the toctree entries name: an entry of a
-    `:glob:` toctree that is a pattern names, as in Sphinx, the edition's files it matches that no
-    entry before it named, in order of name (it was read as a file name, `*.rst`: sweep 19). What
-    is not read is said."""
+def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic], budget: _Budget, base: str,
+                 offset: int):
+    """(entry, line, name, (path, bytes)) for each file the toctree entries of a file name: an
+    entry of a `:glob:` toctree that is a pattern names, as in Sphinx, the edition's files it
+    matches that no entry before it named, in order of name (it was read as a file name, `*.rst`:
+    sweep 19). `base`: the directory of that file in the edition, which its entries are relative
+    to; `offset`: the lines of the files before it. What is not read is said."""
     for entry, line, glob in entries:
+        line += offset
         if edition is None:
             diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
                                           f"toctree entry {entry!r} not read: the input has no file name to find it from"))
             continue
         names = [entry]
+        matched = None
         if glob and _GLOB.search(entry) and _titled_target(entry) is None and not _URL.match(entry):
             try:
-                names = edition.matching(entry)
+                names = matched = edition.matching(entry, base)
             except _NotRead as why:
                 diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {entry!r} not read: {why}"))
                 continue
@@ -199,7 +219,8 @@ def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic
                 budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree glob {entry!r}: {name})", line))
         for name in names:
             try:
-                found = edition.read(name)
+                # a pattern's matches are named from the edition's directory, an entry from `base`
+                found = edition.read(name, base if names is not matched else "")
             except _NotRead as why:
                 diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {name!r} not read: {why}"))
                 continue
@@ -231,8 +252,9 @@ class _Edition:
         self.named: set[str] = set()
         self._listed: list[Path] | None = None
 
-    def read(self, entry: str) -> tuple[Path, bytes] | None:
-        """The path (as the edition names it) and bytes of the file an entry names; None for an
+    def read(self, entry: str, base: str = "") -> tuple[Path, bytes] | None:
+        """The path (as the edition names it) and bytes of the file an entry names, relative to
+        `base` (the directory in the edition of the file whose toctree it is in); None for an
         entry that names no file (Sphinx's `self`)."""
         titled = _titled_target(entry)
         target = titled[1].strip() if titled else entry
@@ -245,6 +267,7 @@ class _Edition:
             raise _NotRead("a NUL character in the file name")
         if os.path.isabs(name):
             raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
+        name = posixpath.normpath(posixpath.join(base, name)) if base else name  # as Sphinx joins names
         shown = self.directory / name
         try:
             resolved = os.path.realpath(shown)
@@ -271,7 +294,7 @@ class _Edition:
         self.seen.add(resolved)
         return shown, raw
 
-    def matching(self, pattern: str) -> list[str]:
+    def matching(self, pattern: str, base: str = "") -> list[str]:
         """The names (as toctree entries: relative, no `.rst`) of the edition's files that a glob
         pattern matches, sorted, but for those read or named already (Sphinx's "all remaining
         documents"); Sphinx's matching: `*` stops at a `/`, `**` does not (crparse.readers.globbing)."""
@@ -279,7 +302,7 @@ class _Edition:
             raise _NotRead("a NUL character in the pattern")
         if os.path.isabs(pattern):
             raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
-        pattern = posixpath.normpath(pattern.removesuffix(".rst"))
+        pattern = posixpath.normpath(posixpath.join(base, pattern.removesuffix(".rst")))
         if pattern == ".." or pattern.startswith("../"):
             raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
         done = self.seen | self.named
