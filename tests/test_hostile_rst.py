@@ -689,3 +689,18 @@ def test_toctrees_naming_each_other_end(tmp_path):
     assert result.ok_within_limits and result.returncode == 0, result.stderr
     said = [d["message"] for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "rst-toctree"]
     assert len(said) == 2 and all("already read" in m for m in said), said
+
+
+@pytest.mark.parametrize("directive, made", [
+    (".. sectnum::", "1.1"), (".. contents::", "General"), (".. |d| date:: %Y-%m-%d", "20"),
+    (".. header:: HEADER TEXT", "HEADER"), (".. footer:: FOOTER TEXT", "FOOTER"), (".. target-notes::", "http"),
+])
+def test_text_docutils_makes_is_no_rule_text(directive, made):
+    """docutils' own text went into the rules: section numbers before each title, a table of
+    contents in rule 100.1, today's date (output that changed by the day): sweep 20."""
+    text = (f"Title\n=====\n\n{directive}\n\n100. General\n------------\n\n100.1. First rule `x <http://e.example>`_.\n\n"
+            "100.2. Second rule |d|.\n")
+    doc = crparse.parse(text.encode(), format="rst")
+    assert doc.rule("100").title == "General" and doc.rule("100.1").text == "First rule x."
+    assert not any(made in t for t in texts(doc) if t not in ("General",)), texts(doc)
+    assert any("directive not read: the text it makes is not the document's" in d.message for d in doc.diagnostics)

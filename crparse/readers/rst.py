@@ -645,8 +645,25 @@ def _register_sphinx_markup() -> None:
         node["explicit_title"] = bool(title)
         return [node], []
 
+    class Generated(Directive):
+        """Directives whose text is docutils' own, not the document's: section numbers put before
+        every title, a table of contents, a list of link targets, today's date, a page header or
+        footer. Their text went into the rules (`1.1\xa0\xa0\xa0100. General`, today's date in rule
+        100.2: output that changed by the day, sweep 20): each is a warning, and makes nothing."""
+
+        has_content = True
+        optional_arguments = 1
+        final_argument_whitespace = True
+        option_spec = _AnyOption()
+
+        def run(self):
+            return [self.state_machine.reporter.warning(
+                f'"{self.name}" directive not read: the text it makes is not the document\'s', line=self.lineno)]
+
     _DIRECTIVES.update({name: Code for name in ("code", "code-block", "sourcecode")},
                        toctree=TocTree, glossary=Container, seealso=SeeAlso)
+    _DIRECTIVES.update({name: Generated for name in ("sectnum", "section-numbering", "contents", "target-notes",
+                                                     "date", "header", "footer")})
     _ROLES.update(ref=ref_role)
     globals().update(_toctree=toctree, _seealso=seealso, _glossary=glossary)
     _registered = True
