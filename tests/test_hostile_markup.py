@@ -736,3 +736,40 @@ def test_rules_in_a_closed_comment_are_said(format, hiding):
         "warning"], doc.diagnostics
     quiet = crparse.parse(text.replace(rules, "editor's note: check 100.3 again\n").encode(), format=format)
     assert not [d for d in quiet.diagnostics if d.code == "html-not-text" and d.severity == "warning"]
+
+
+@pytest.mark.parametrize("format, hiding", [
+    ("html", "<!--\n<p>100.3. Rule 3.</p>\n-->"), ("html", "<!-- \u00a0100.3. Rule 3. -->"),
+    ("html", "<!--100.3.\tRule 3.-->"), ("html", "<!--\n103. Section\n-->"), ("html", "<?php 100.3. Rule 3. ?>"),
+    ("html", "<!x 100.3. Rule 3.>"),
+    ("markdown", "<![CDATA[\n100.3. Rule 3.\n]]>"), ("markdown", "<?php\n100.3. Rule 3.\n?>"),
+    ("markdown", "<!DOCTYPE x\n100.3. Rule 3.\n>"), ("markdown", "<!--\n<p>100.3. Rule 3.</p>\n-->"),
+    ("markdown", "<!--\n\u00a0100.3. Rule 3.\n-->"),
+])
+def test_rules_in_markup_no_page_shows_are_said_in_every_form(format, hiding):
+    """Commented-out paragraphs, a number after a no-break space or before a tab, a section
+    heading, a processing instruction, a declaration, CDATA in Markdown: rules in them went
+    nowhere without a word (sweep 21)."""
+    if format == "markdown":
+        text = f"# 100. General\n\n100.1. One.\n\n100.2. Two.\n\n{hiding}\n\n100.9. Nine.\n"
+    else:
+        text = f"<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>{hiding}<p>100.9. Nine.</p></body></html>"
+    doc = crparse.parse(text.encode(), format=format)
+    assert [d.severity for d in doc.diagnostics if d.code == "html-not-text" and "hold what reads as rules" in d.message] == [
+        "warning"], doc.diagnostics
+
+
+@pytest.mark.parametrize("element", ["script", "style"])
+def test_an_inline_script_in_markdown_is_code_not_rule_text(element):
+    """Its code was read into the rule (sweep 21); a page's is skipped."""
+    doc = crparse.parse(f"# 100. General\n\n100.1. A player <{element}>var x = 1;</{element}> is one.\n\n100.2. Two.\n".encode(),
+                        format="markdown")
+    assert doc.rule("100.1").text == "A player  is one." or doc.rule("100.1").text == "A player is one."
+
+
+def test_ruby_annotations_not_read_are_said():
+    page = "<html><body><p>100. General</p><p>100.1. A player <ruby>is<rt>note</rt></ruby> one.</p><p>100.2. Two.</p></body></html>"
+    doc = crparse.parse(page.encode(), format="html")
+    assert doc.rule("100.1").text == "A player is one."
+    assert [d.message for d in doc.diagnostics if "ruby" in d.message] == ["1 ruby annotation(s) (<rt>) not read"]
+

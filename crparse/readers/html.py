@@ -176,8 +176,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         # rules commented out went without a word (sweep 20)
         diagnostics.append(
             Diagnostic(None, "warning", "html-not-text",
-                       f"{walk.commented:,} comment(s) hold what reads as rules (a rule number at a line's start), "
-                       "not read"))
+                       f"{walk.commented:,} comment(s), declaration(s) or processing instruction(s) hold what reads "
+                       "as rules (a rule number at a line's start), not read"))
+    if walk.ruby:
+        diagnostics.append(Diagnostic(None, "warning", "html-not-text",
+                                      f"{walk.ruby:,} ruby annotation(s) (<rt>) not read"))
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
@@ -335,7 +338,15 @@ def shorten_references(text: str) -> tuple[str, int]:
 _READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[1-6])\b", re.I)
 
 
-_RULE_LINE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? ")
+# What reads as a rule in markup a page does not show (a comment, a processing instruction, a
+# declaration): a rule or section number at a line's start, after spaces, tags, list or emphasis
+# marks ("<!--\n<p>102.1. ...</p>\n-->" is a page commented out); in Markdown also right after the
+# construct's opening
+RULE_LINE = re.compile(r"(?m)(?:^|(?<=<!--)|(?<=<\?)|(?<=<!\[CDATA\[))(?:[ \t\xa0>#*_+-]|<[^<>\n]{0,200}>)*"
+                       r"\d{3}(?:\.\d+[a-z]?\.?|\.)[*_]*[ \t\xa0]")
+# ... and after the first word, the target of a processing instruction or the name in a bogus
+# declaration (`<?php 102.1. ...?>`, `<!x 102.1. ...>`, which html.parser makes a comment of)
+_AFTER_A_WORD = re.compile(r"\A[ \t\xa0]*[A-Za-z][\w.:-]{0,40}[ \t\xa0]+" + RULE_LINE.pattern.split(")*", 1)[1])
 _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b", re.I | re.M)
 
 
@@ -379,7 +390,8 @@ class _Walk:
         self.lines: list[str] = []
         self.dropped = 0
         self.swallowed: list[str] = []  # skipped elements whose text reads as the page's
-        self.commented = 0  # comments that hold what reads as rules
+        self.commented = 0  # comments (declarations, processing instructions) that hold what reads as rules
+        self.ruby = 0  # ruby annotations (<rt>): bs4's get_text leaves them out, as this walk does
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -389,10 +401,12 @@ class _Walk:
         self._open: list | None = None
 
     def run(self, root) -> None:
-        from bs4 import CData, Comment, NavigableString, Tag
+        from bs4 import CData, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+        from bs4.element import RubyTextString
 
         # exactly these, as bs4's get_text: not comments, doctypes, nor the text of <rt> and <rp>
         text_types = (NavigableString, CData)
+        not_shown = (Comment, ProcessingInstruction, Declaration, Doctype)
         hidden = 0  # inside a script, style or head: nothing is read
         pre = 0  # inside <pre>: line breaks are kept
         stack: list = [root]
@@ -434,8 +448,10 @@ class _Walk:
                 stack.extend(reversed(node.contents))
             elif not hidden and type(node) in text_types:
                 self._text(str(node), pre > 0)
-            elif not hidden and type(node) is Comment and _RULE_LINE.search(node):
+            elif not hidden and type(node) in not_shown and (RULE_LINE.search(node) or _AFTER_A_WORD.match(node)):
                 self.commented += 1
+            elif not hidden and type(node) is RubyTextString and node.strip():
+                self.ruby += 1
         self._end_line()
         while self.lines and not self.lines[-1]:
             self.lines.pop()

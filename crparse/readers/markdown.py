@@ -30,7 +30,7 @@ from crparse.errors import RefusedInput
 from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
-from crparse.readers.html import _BLOCKS, shorten_references
+from crparse.readers.html import _BLOCKS, RULE_LINE, shorten_references
 from crparse.readers.links import link_to_rule
 
 
@@ -210,9 +210,7 @@ def _closing_kinds():
 
 
 _LINE_START = re.compile(r"(?m)^ {0,3}<")
-# what reads as a rule: a number at a line's start (or a comment's), after list, quote, heading
-# or emphasis marks
-_RULE_LINE = re.compile(r"(?m)(?:^|(?<=<!--))[ \t>#*_+-]*\d{3}\.\d+[a-z]?\.?[*_]*[ \t]")
+
 
 
 # What stands for such a line: an HTML block of one line that holds no text. Inside another HTML
@@ -303,8 +301,13 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
     out: list[str] = []
     links: list[tuple[str, str]] = []
     open_link: tuple[str, int] | None = None
+    code = None  # inside an inline <script> or <style>: its name (code, not text, as in a page)
     for child in children:
         kind = child.type
+        if code is not None:
+            if kind == "html_inline" and child.content[:2] == "</" and _TAG_NAME.match(child.content)[1].lower() == code:
+                code = None
+            continue
         if kind in ("text", "code_inline"):
             out.append(child.content)
         elif kind == "html_inline":
@@ -314,6 +317,8 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
                 out.append(child.content)
             elif tag.group(1).lower() == "br":
                 out.append("\n")
+            elif tag.group(1).lower() in _END_OF_HIDDEN and child.content[1] != "/":
+                code = tag.group(1).lower()
         elif kind == "softbreak":
             out.append(" ")
         elif kind == "hardbreak":
@@ -388,7 +393,7 @@ def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple
             if end < 0 and last_text >= j + 4:  # never closed, and text follows: read it
                 opened.append(offset)
                 stop = j + 4
-            elif end >= 0 and _RULE_LINE.search(content, j, end):
+            elif end >= 0 and RULE_LINE.search(content, j, end):
                 hiding.append(offset)
         elif tag is not None or content.startswith(("<!", "<?"), j):
             end = content.find(">", j + 1)
@@ -397,11 +402,13 @@ def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple
                 break
             stop = end + 1
             name = tag.group(1).lower() if tag is not None else ""
+            if tag is None and RULE_LINE.search(content, j, stop):  # a declaration, CDATA, a processing instruction
+                hiding.append(offset)
             hidden = _END_OF_HIDDEN.get(name) if content[j + 1] != "/" else None
             if hidden is not None:  # a script or style: code, not text
                 close = hidden.search(content, stop) if name not in never_closed else None
                 if close is not None:
-                    if _RULE_LINE.search(content, stop, close.start()):
+                    if RULE_LINE.search(content, stop, close.start()):
                         hiding.append(offset)
                     stop = close.end()
                 elif never_closed.add(name) or last_text >= stop:  # never closed, and text follows: read it

@@ -42,8 +42,9 @@ _FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
 # Destinations striprtf skips whose text a reader shows: a paragraph's number for readers that
 # know no list table (\pntext: a rule number there was lost), the text of an `\upr` group (its
 # ANSI copy is read; the Unicode copy, `\*\ud`, is skipped as any `\*` group), an object's
-# result. Renamed, each is a group of text (sweep 20). An escaped backslash is passed over.
-_SHOWN = re.compile(r"(\\\\)|\\(pntext|upr|object|result)(?![a-zA-Z])")
+# result. Renamed, each is a group of text (sweep 20), starred or not (`{\*\pntext`: sweep 21), as
+# is a list's number for readers that know lists (\listtext). An escaped backslash is passed over.
+_SHOWN = re.compile(r"(\\\\)|(?:\\\*[ \t\r\n]*)?\\(pntext|upr|object|result|listtext)(?![a-zA-Z])")
 # Stands for an escape out of Unicode's range in striprtf's output: a noncharacter, which no
 # text holds, and no surrogate (it must not pair with a neighbouring escape).
 _OUT_OF_RANGE = "\U0010ffff"
@@ -71,6 +72,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
     rtf = _SHOWN.sub(lambda m: m[1] or f"\\crparse{m[2]}", rtf)
+    rtf, hidden = _hidden_groups(rtf)
+    binary += hidden
     # striprtf finds pictures and their data by the substrings "\pict" and "\bin": typed text
     # ("C:\\pictures", "C:\\bin0") and a control word that starts so ("\pictfoo") dropped the
     # text up to the next "}", or refused the file (sweep 15). A typed backslash before them is
@@ -225,7 +228,7 @@ def _short_lines(rtf: str) -> str:
 
 # Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes,
 # comments, text boxes and equations: counted in a warning, never dropped silently (sweeps 14, 19)
-_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath"
+_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*(?:\\[a-zA-Z]{1,32}-?[0-9]{0,10} ?[ \t\r\n]*){0,16}?\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath"
                        r"|header[lrf]?|footer[lrf]?)(?![a-zA-Z])")
 _KIND = {
     "footnote": ("footnote", "footnotes"),
@@ -242,6 +245,34 @@ _KIND = {
     **dict.fromkeys(("header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"),
                     ("header or footer", "headers or footers")),
 }
+
+
+# A group whose text is hidden (\v) or a tracked deletion (\deleted), said so among its first
+# control words: Word shows neither, striprtf read both into the rules (sweep 21). An escaped
+# brace or backslash is text. (The same made by a control word later in a group, or turned off
+# and on in a run, \v ... \v0, is not told.)
+_HIDDEN = re.compile(r"(\\[\\{}])|\{((?:\\[a-zA-Z]{1,32}-?[0-9]{0,10} ?[ \t\r\n]*){0,16}?)"
+                     r"\\(v|deleted)1?(?![a-zA-Z0-9-])")
+
+
+def _hidden_groups(rtf: str) -> tuple[str, list[Diagnostic]]:
+    """The RTF with each group of hidden or deleted text made one to skip (`{\\*`), and their count."""
+    count = 0
+
+    def skipped(match: re.Match) -> str:
+        nonlocal count
+        if match[1]:
+            return match[1]
+        count += 1
+        return "{\\*\\crparsehidden " + match[0][1:]
+
+    if "\\v" not in rtf and "\\deleted" not in rtf:
+        return rtf, []
+    rtf = _HIDDEN.sub(skipped, rtf)
+    if not count:
+        return rtf, []
+    return rtf, [Diagnostic(None, "info", "rtf-not-read",
+                            f"{count:,} group(s) of hidden text or tracked deletions not read, as Word shows none")]
 
 
 def _not_read(rtf: str) -> list[Diagnostic]:
