@@ -195,6 +195,13 @@ MAX_RST_SUBSTITUTIONS = 2_000
 # (counted as the definition's words: `unicode:: 0x61 0x62 ...`, `replace:: *a* *b* ...`): 2,000
 # codes used 1,200 times (a 15 KB file) made 2.4 million nodes, 39 s and 1.2 GiB.
 MAX_RST_SUBSTITUTION_NODES = 100_000
+# ... and at most so many characters of them (or twice the file's own), whatever the words
+MAX_RST_SUBSTITUTION_TEXT = 1_000_000
+# The characters of file names an edition's :glob: patterns are matched against, and the class
+# steps tried on the characters first met, in all (1,200 patterns over 20,000 files took 54 s;
+# three patterns of 3,300 ranges against 68,000 distinct characters, 23 s: sweep 21). Past it, a
+# pattern is not matched, with a warning. A real edition's globs cost a few thousand.
+MAX_RST_GLOB_WORK = 3_000_000
 # Rows of a csv-table (or list-table) docutils builds in full before anything is counted: 30,000
 # rows took 12 s, 60,000 24 s. The CR's editions have no such table.
 MAX_RST_TABLE_ROWS = 5_000

@@ -55,7 +55,7 @@ from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
 from crparse.readers.base import Extract
-from crparse.readers.globbing import GlobPattern
+from crparse.readers.globbing import MAX_GLOB, GlobPattern
 from crparse.readers.links import link_to_rule
 
 _RULE_TITLE = re.compile(rf"(?P<number>{S.NUMBER})\.?(?:\s+(?P<title>\S.*))?")
@@ -190,6 +190,11 @@ def _read(raw: bytes, path: str | None) -> Extract:
 _GLOB = re.compile(r"[*?\[]")  # Sphinx's test of a glob pattern
 
 
+def _cut(entry: str) -> str:
+    """An entry as a message shows it: its first 80 characters."""
+    return repr(entry) if len(entry) <= 80 else f"{entry[:80]!r}... ({len(entry):,} characters)"
+
+
 def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic], budget: _Budget, base: str,
                  offset: int):
     """(entry, line, name, (path, bytes)) for each file the toctree entries of a file name: an
@@ -209,11 +214,11 @@ def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic
             try:
                 names = matched = edition.matching(entry, base)
             except _NotRead as why:
-                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {entry!r} not read: {why}"))
+                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {_cut(entry)} not read: {why}"))
                 continue
             if not names:
                 diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
-                                              f"toctree glob {entry!r} matches no file of the edition not named before it"))
+                                              f"toctree glob {_cut(entry)} matches no file of the edition not named before it"))
                 continue
             for name in names[1:]:  # the pre-scan counted the pattern as one file
                 budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree glob {entry!r}: {name})", line))
@@ -251,6 +256,8 @@ class _Edition:
         self.seen = {os.path.realpath(index)}
         self.named: set[str] = set()
         self._listed: list[Path] | None = None
+        self._names: dict[str, Path] | None = None  # the listed files by the names a pattern matches
+        self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
 
     def read(self, entry: str, base: str = "") -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names, relative to
@@ -302,13 +309,25 @@ class _Edition:
             raise _NotRead("a NUL character in the pattern")
         if os.path.isabs(pattern):
             raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
+        if len(pattern) > MAX_GLOB:
+            raise _NotRead(f"a pattern of {len(pattern):,} characters, more than the {MAX_GLOB} a file name's takes")
         pattern = posixpath.normpath(posixpath.join(base, pattern.removesuffix(".rst")))
         if pattern == ".." or pattern.startswith("../"):
             raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
         done = self.seen | self.named
-        names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
-        glob = GlobPattern(pattern)
-        return sorted(name for name in names if glob.matches(name) and os.path.realpath(names[name]) not in done)
+        if self._names is None:  # once: each pattern listed the edition again (1,200 of them over
+            # 20,000 files: 54 s, sweep 21)
+            self._names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
+        glob, found = GlobPattern(pattern), []
+        for name, path in self._names.items():
+            if glob.matches(name) and os.path.realpath(path) not in done:
+                found.append(name)
+            if self.glob_work + glob.work > L.MAX_RST_GLOB_WORK:
+                self.glob_work = L.MAX_RST_GLOB_WORK + 1
+                raise _NotRead(f"the edition's patterns have been matched against {L.MAX_RST_GLOB_WORK:,} characters "
+                               "of its file names, the limit (MAX_RST_GLOB_WORK)")
+        self.glob_work += glob.work
+        return sorted(found)
 
     def _files(self) -> list[Path]:
         """The edition's .rst files: in its directory and below, but for other editions' (a
@@ -864,24 +883,35 @@ def _check_substitution_nodes(text: str) -> None:
     """Refuse the text if the uses of its substitutions copy more than MAX_RST_SUBSTITUTION_NODES
     words of their definitions into it (any directive: replace, unicode, image...)."""
     weight: dict[str, int] = {}
+    length: dict[str, int] = {}
     spans: list[tuple[int, int]] = []
     for m in _DEFINITION.finditer(text):
         # its words, and its inline markup characters: "*a*-*a*-..." is one word of many emphases
         weight.setdefault(_name(m["name"]), 1 + len(m["text"].split()) + sum(m["text"].count(c) for c in "*`|_[:"))
+        length.setdefault(_name(m["name"]), len(m["text"]))
         spans.append(m.span())
     if not weight:
         return
     limit, total, inside = L.MAX_RST_SUBSTITUTION_NODES, 0, 0
+    # ... and their characters: one word of 9,900 characters used 6,750 times, 67 KB, held 1.4 GB
+    # (sweep 21). A document's symbols (|T|) copy a few characters each.
+    most, copied = max(L.MAX_RST_SUBSTITUTION_TEXT, 2 * len(text)), 0
     for m in _USE.finditer(text):
         while inside < len(spans) and spans[inside][1] <= m.start():
             inside += 1
         if inside < len(spans) and spans[inside][0] <= m.start():
             continue  # a use inside a definition: _check_substitutions counts those
         total += weight.get(_name(m["name"]), 1)
+        copied += length.get(_name(m["name"]), 0)
         if total > limit:
             raise RefusedInput(
                 f"reST substitutions whose uses copy more than {limit:,} words of their definitions into the "
                 "document (MAX_RST_SUBSTITUTION_NODES; docutils makes a node of each)",
+                line=text.count("\n", 0, m.start()) + 1)
+        if copied > most:
+            raise RefusedInput(
+                f"reST substitutions whose uses copy more than {most:,} characters of their definitions into the "
+                "document (MAX_RST_SUBSTITUTION_TEXT, or twice the file's own): the text would not fit in memory",
                 line=text.count("\n", 0, m.start()) + 1)
 
 
