@@ -739,3 +739,13 @@ def test_many_glob_patterns_over_many_files_are_bounded(tmp_path):
     assert result.ok_within_limits and result.returncode == 0, result.stderr
     said = [d["message"] for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "rst-toctree"]
     assert any("MAX_RST_GLOB_WORK" in m for m in said)
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\ufeff", "\u3164", "\u00ad", "\u2060"])
+def test_an_invisible_character_before_a_section_title_s_number(char):
+    """The reader reads a section's number from its title, before the block stage takes out
+    what is invisible: "\\u200b100. General" was no section 100 (sweep 21)."""
+    text = (f"{char}100. General\n-------------\n\n100.1. One.\n\n100.2. Two.\n\n"
+            f"{char}101. Other\n-----------\n\n101.1. One.\n\n101.2. Two.\n")
+    doc = crparse.parse(text.encode(), format="rst")
+    assert [(r.number, r.title) for r in doc.rules if r.kind == "section"] == [("100", "General"), ("101", "Other")]

@@ -48,6 +48,15 @@ def _leading_run() -> re.Pattern[str]:
     return re.compile(f"[ \\t]*[{invisible}][ \\t{invisible}]*")
 
 
+def visible_start(text: str) -> str:
+    """`text` without the invisible characters before its text (spaces and tabs kept)."""
+    if not text or text[0] < "\x80" and text[0] not in _PAGE_BREAKS and text.lstrip(" \t")[:1] < "\x80" and \
+            text.lstrip(" \t")[:1] not in _PAGE_BREAKS:
+        return text
+    run = _leading_run().match(text)
+    return text if run is None else _NOT_ASCII_SPACE.sub("", run[0]) + text[run.end():]
+
+
 def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic | None]:
     """`lines` with the invisible characters before each line's text removed, and an info
     diagnostic counting the lines that had some (None when none had)."""

@@ -49,6 +49,7 @@ from pathlib import Path
 
 from crparse import shapes as S
 from crparse.decode import decode
+from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
 from crparse.limits import describe, max_input
@@ -1256,7 +1257,9 @@ def _title_text(section) -> str:
     from docutils import nodes
 
     title = section.next_node(nodes.title)
-    return _plain(title).strip() if title is not None else ""
+    # a section's number is read from its title here, before the block stage takes out what is
+    # invisible before a line's text: "\u200b100. General" was no section 100 (sweep 21)
+    return visible_start(_plain(title)).strip() if title is not None else ""
 
 
 # -- writing CR-shaped lines ---------------------------------------------------------------------
@@ -1306,7 +1309,7 @@ class _Writer:
         from docutils import nodes
 
         title = section.next_node(nodes.title)
-        text = self.inline(title).strip()
+        text = visible_start(self.inline(title)).strip()
         match = _RULE_TITLE.fullmatch(text)
         explicit = section.document.nametypes if section.document is not None else {}
         for name in section["names"]:
