@@ -149,7 +149,7 @@ def _read(raw: bytes, path: str | None) -> Extract:
             continue
         entry, line, name, found = item
         child, raw = found
-        budget.add_file(len(raw), str(child), name, line)
+        budget.add_file(len(raw), str(child), name, line if line <= len(files[0].lines) else None)  # the index's own
         try:
             child_decoded = decode(raw)
         except CrparseError as err:
@@ -161,8 +161,10 @@ def _read(raw: bytes, path: str | None) -> Extract:
         documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False))
         inner = _toctree_entries(documents[-1])
         if inner and edition is not None:
+            shown = os.path.relpath(child, edition.directory)
             for entry, line, _ in inner:
-                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {entry!r} of {child.name})", line + offset))
+                # a refusal names the index: the line is said in the words, as the file's own
+                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {_cut(entry)} at line {line} of {shown})", None))
             base = posixpath.dirname(os.path.relpath(child, edition.directory).replace(os.sep, "/"))
             pending.append(_entry_files(inner, edition, diagnostics, budget, base, offset))
 
