@@ -77,11 +77,9 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
         finally:
             child.end()
         return
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
 
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker, initargs=(os.getpid(),))
+    pool = worker_pool(workers)
     # Sharing, this process parses the first path and every (workers + 1)th after it while the
     # workers parse the others; a worker's result is read when its turn comes. At most two
     # rounds are in flight, so finished trees do not pile up ahead of a slow consumer.
@@ -110,14 +108,32 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
         for p in paths[i:]:
             yield _stopped().located(p)
     finally:
-        # Stopped early (Ctrl-C, an error, a caller that stopped reading), the parses under way
-        # end first: a worker killed while it sent its result left the pool's reader waiting
-        # for the rest of it for ever (sweep 17). They are told to stop (SIGINT, which ends a
-        # worker's work, see processes.stoppable): Ctrl-C sent to this process alone, or any
-        # other early stop, waited for each to finish its parse (sweep 19: 5 s and more).
-        if not finished:
-            _interrupt(multiprocessing.active_children())
-        pool.shutdown(cancel_futures=True)
+        end_pool(pool, finished)
+
+
+def worker_pool(workers: int):
+    """A pool of `workers` processes forked from this one, which end with it and leave Ctrl-C to
+    it (see _worker); its work is run in `processes.stoppable()`. With end_pool, every pool
+    crparse starts: `docs`' builds of releases had one of their own, whose workers outlived a
+    killed `docs` and held its site's lock for ever (sweep 21)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_worker,
+                               initargs=(os.getpid(),))
+
+
+def end_pool(pool, finished: bool) -> None:
+    """Shuts `pool` down. Stopped early (Ctrl-C, an error, a caller that stopped reading), the
+    work under way ends first: a worker killed while it sent its result left the pool's reader
+    waiting for the rest of it for ever (sweep 17). The workers are told to stop (SIGINT, which
+    ends a worker's work, see processes.stoppable): Ctrl-C sent to this process alone, or any
+    other early stop, waited for each to finish its parse (sweep 19: 5 s and more)."""
+    import multiprocessing
+
+    if not finished:
+        _interrupt(multiprocessing.active_children())
+    pool.shutdown(cancel_futures=True)
 
 
 def _interrupt(workers) -> None:

@@ -40,9 +40,13 @@ def note_interrupts() -> None:
 
 
 def _note(signum, frame) -> None:
-    global _interrupted
+    global _interrupted, _stoppable
     _interrupted = True
     if _stoppable:
+        # once: a second Ctrl-C while the first's exception leaves the work (a context manager's
+        # exit it may stop before it resets this) or while the pool packs it up is only noted; it
+        # broke into the pool's own code with a traceback (sweep 21)
+        _stoppable = False
         raise KeyboardInterrupt
 
 

@@ -242,3 +242,23 @@ def test_a_pytest_configuration_found_from_path_stops_the_run(tmp_path, config_f
     joined = subprocess.run([*base, "--cr-examples=../archive/docs", "-v"], capture_output=True, text=True, env=env,
                             cwd=elsewhere, timeout=120, check=False)
     assert "801.2c#1 PASSED" in joined.stdout and not mark.exists(), joined.stdout[-2000:]
+
+
+def test_the_plugin_imports_no_conftest_of_the_documents_at_all(tmp_path):
+    """A conftest.py in the documents' own directory, in one below it, and in the target of a
+    PATH that is a link to a directory all ran (sweep 21): documents are data, not a test suite."""
+    docs, elsewhere = tmp_path / "a" / "docs", tmp_path / "c"
+    (docs / "sub").mkdir(parents=True)
+    elsewhere.mkdir()
+    mark = tmp_path / "RAN"
+    for where in (docs, docs / "sub"):
+        (where / "conftest.py").write_text(f"open({str(mark)!r}, 'a').write({str(where)!r} + '\\n')\n")
+    document(docs / "sub")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "link").symlink_to(docs)
+    for path in (docs, docs / "sub" / "cr.txt", tmp_path / "b" / "link"):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0",
+                              f"--cr-examples={os.path.relpath(path, elsewhere)}", "-v"], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=elsewhere, timeout=120, check=False)
+        assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
+    assert not mark.exists(), mark.read_text()

@@ -282,3 +282,52 @@ def test_the_links_references_make_count_toward_the_size_of_a_release(tmp_path):
                     encoding="utf-8")
     done = docs(str(path), "-o", str(tmp_path / "site"), env={"CRPARSE_MAX_SITE_UNITS": "100"})
     assert "(or the links they make), more than the 100 a site is built of" in one_line_refusal(done)
+
+
+def _session(leader: int) -> list[tuple[int, int, str]]:
+    """(pid, ppid, state) of the processes of `leader`'s session, zombies left out."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == leader and fields[0] != "Z":
+                found.append((int(entry), int(fields[1]), fields[0]))
+    return found
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM", "SIGINT"])
+def test_the_workers_building_releases_end_with_a_killed_docs(tmp_path, sig):
+    """The pool that builds several releases at once had workers of its own kind: after `docs`
+    was killed they built on, held its stdout, and held the site's lock for ever, so that every
+    later `docs` of that site waited 60 s and was refused; Ctrl-C sent to `docs` alone waited
+    for each worker to finish its build (sweep 21)."""
+    import signal
+    import time
+
+    paths = []
+    for month, rules in enumerate(releases()[:3]):
+        paths.append(tmp_path / f"r{month}.txt")
+        paths[-1].write_text(release(rules, month))
+    docs_run = subprocess.Popen([sys.executable, "-m", "crparse", "docs", "-o", str(tmp_path / "out"), "--jobs", "3",
+                                 *map(str, paths)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len([p for p in _session(docs_run.pid) if p[1] == docs_run.pid]) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)  # until its pool's workers are at work
+    assert docs_run.poll() is None, "docs ended before its workers were seen"
+    os.kill(docs_run.pid, getattr(signal, sig))
+    sent = time.monotonic()
+    docs_run.wait(timeout=30)
+    if sig == "SIGINT":
+        assert docs_run.returncode == 130 and time.monotonic() - sent < 5, (docs_run.returncode, time.monotonic() - sent)
+    deadline = time.monotonic() + 10
+    while _session(docs_run.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _session(docs_run.pid)
+    for pid, _, _ in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, left

@@ -45,8 +45,12 @@ def pytest_configure(config) -> None:
         doctest = config.pluginmanager.get_plugin("doctest")
         if doctest is not None:
             config.pluginmanager.unregister(doctest)
-        # no conftest.py above PATH: one in its parent directory ran (sweep 19); pytest has no
-        # public way to set --confcutdir once it has started
+        # No conftest.py of the documents' at all: one in PATH's parent directory ran (sweep 19),
+        # and one beside the documents, or beside a link's target (sweep 21). A conftest.py is
+        # code of a test suite; PATH holds documents, which are data. pytest has no public way to
+        # set --confcutdir or --noconftest once it has started: as a fallback, none above PATH.
+        if hasattr(config.pluginmanager, "_noconftest"):
+            config.pluginmanager._noconftest = True
         if hasattr(config.pluginmanager, "_confcutdir"):
             top = os.path.abspath(path)
             config.pluginmanager._confcutdir = Path(top if os.path.isdir(top) else os.path.dirname(top))

@@ -33,13 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Annotated, Literal, NamedTuple
 
@@ -50,6 +48,8 @@ from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
 from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace
+from crparse.parallel import end_pool, worker_pool
+from crparse.processes import stoppable
 from crparse.shapes import UNIT_NUMBER
 from crparse.site.release import STAMP, Built, SiteError, build_release, built, config, fingerprint, sphinx_build, tools
 from crparse.site.state import diff_limit, holds, load, read_stamp, summary_limit
@@ -395,12 +395,23 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
             if progress:
                 progress("build", done, len(tasks))
         return built
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        for done, result in enumerate(pool.map(_build_one, tasks), 1):
+    pool = worker_pool(jobs)
+    finished = False
+    try:
+        for done, result in enumerate(pool.map(_stoppable_build, tasks), 1):
             built.append(result)
             if progress:
                 progress("build", done, len(tasks))
+        finished = True
+    finally:
+        end_pool(pool, finished)
     return built
+
+
+def _stoppable_build(task) -> Built:
+    """A release's build in a pool's worker: Ctrl-C ends it (processes.stoppable)."""
+    with stoppable():
+        return _build_one(task)
 
 
 def _write_switcher(releases: list[Release], out: Path, lineages, dated: list[Release]) -> None:
