@@ -35,6 +35,7 @@ wrapper Word does not put there) is counted in a `docx-not-read` warning, never 
 
 from __future__ import annotations
 
+import posixpath
 import re
 import zipfile
 from collections import Counter
@@ -84,22 +85,55 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     except Exception as err:  # noqa: BLE001 - BadZipFile, and struct, Unicode, value errors of damaged archives
         raise RefusedInput(f"cannot read this DOCX file: a broken ZIP archive ({_says(err)})") from None
     with archive:
-        _check_members(archive)
-        texts, diagnostics = _body_texts(archive)
+        main = _main_part(archive)
+        _check_members(archive, main)
+        texts, diagnostics = _body_texts(archive, main)
     lines = "\n".join(texts).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return Extract(format="docx", lines=lines, encoding="utf-8", line_endings="none", diagnostics=diagnostics)
 
 
-def _check_members(archive: zipfile.ZipFile) -> None:
+_RELATIONSHIPS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_OFFICE_DOCUMENT = "/officeDocument"  # the end of the relationship type, transitional or strict
+
+
+def _main_part(archive: zipfile.ZipFile) -> str:
+    """The name of the member Word opens as the document: the target of the package's
+    officeDocument relationship (`_rels/.rels`), else word/document.xml. A package whose
+    relationship names another part was read from a decoy word/document.xml, and the part
+    Word shows was left out without a word (sweep 21). Part names are compared as OPC does,
+    without regard to case."""
+    from lxml import etree
+
+    names = {info.filename.casefold(): info.filename for info in archive.infolist()}
+    rels = names.get("_rels/.rels")
+    target = None
+    if rels is not None and archive.getinfo(rels).file_size <= 2**20:
+        try:
+            root = etree.fromstring(archive.read(rels), etree.XMLParser(resolve_entities=False, load_dtd=False,
+                                                                        no_network=True, huge_tree=False))
+            target = next((r.get("Target", "") for r in root.iter(_RELATIONSHIPS)
+                           if r.get("Type", "").endswith(_OFFICE_DOCUMENT) and r.get("TargetMode") != "External"), None)
+        except Exception:  # noqa: BLE001 - a damaged .rels: Word's default part is read
+            target = None
+    if target:
+        part = posixpath.normpath(target.lstrip("/")).casefold()
+        if part not in names:
+            raise RefusedInput(f"cannot read this DOCX file: its document part, {_printable(target[:100])} "
+                               "(named in _rels/.rels), is not in the ZIP archive")
+        return names[part]
+    return names.get(_MAIN, _MAIN)
+
+
+def _check_members(archive: zipfile.ZipFile, main: str = _MAIN) -> None:
     """Inflate every member, in chunks, and refuse the file past the inflate limit (one member
     or all together). All members, not only the one read: a check that depends on which
     parts a reader happens to open breaks the day the reader opens one more."""
     infos = archive.infolist()
     if len(infos) > _MAX_MEMBERS:
         raise RefusedInput(f"cannot read this DOCX file: more than {_MAX_MEMBERS:,} members in the ZIP archive")
-    if sum(info.filename == _MAIN for info in infos) > 1:  # zipfile would read the last without a word
-        raise RefusedInput(f"cannot read this DOCX file: {_MAIN} is in the ZIP archive more than once (built by hand, "
-                           "or damaged): which of them Word shows is not known")
+    if sum(info.filename.casefold() == main.casefold() for info in infos) > 1:  # zipfile would read the last, silently
+        raise RefusedInput(f"cannot read this DOCX file: {_printable(main)} is in the ZIP archive more than once (in "
+                           "these letters or others: built by hand, or damaged): which of them Word shows is not known")
     budget = Budget(max_inflated(), "the members of this DOCX")
     for info in infos:
         name = _printable(info.filename)
@@ -119,13 +153,14 @@ def _check_members(archive: zipfile.ZipFile) -> None:
             raise RefusedInput(f"cannot read this DOCX file: {name}: {_says(err)}") from None
 
 
-def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
+def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str], list[Diagnostic]]:
     """The text of each paragraph the body shows, in document order, and the diagnostics that
     say what holds text and was not read."""
     from lxml import etree
 
-    if _MAIN not in archive.NameToInfo:
-        raise RefusedInput(f"cannot read this DOCX file: no {_MAIN} in the ZIP archive")
+    shown = _printable(main)
+    if main not in archive.NameToInfo:
+        raise RefusedInput(f"cannot read this DOCX file: no {shown} in the ZIP archive")
     limit = max_xml_elements()
     # The text is held to the input limit, as the same text in a text file would be: 256 MiB
     # of "aaa" inflate from 250 KB, and the stages after the reader hold text several times over.
@@ -147,7 +182,7 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
     holder = where = owner = paragraph = None
     events = None
     try:
-        with archive.open(_MAIN) as member:
+        with archive.open(main) as member:
             # No entity expansion (a billion laughs), no DTD, nothing from the network; comments
             # and processing instructions are not kept (they would pile up in the tree).
             events = etree.iterparse(
@@ -158,14 +193,14 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
                 if event == "start-ns":
                     if len(element[1]) > MAX_XML_NAMESPACE_URI:
                         raise RefusedInput(
-                            f"cannot read this DOCX file: {_MAIN} declares a namespace URI of {len(element[1]):,} "
+                            f"cannot read this DOCX file: {shown} declares a namespace URI of {len(element[1]):,} "
                             f"characters, past the limit of {MAX_XML_NAMESPACE_URI:,} (Word's are under 100)"
                         )
                     continue
                 count += 1
                 if count > limit:
                     raise RefusedInput(
-                        f"cannot read this DOCX file: {_MAIN} has more than {limit:,} XML elements, the limit "
+                        f"cannot read this DOCX file: {shown} has more than {limit:,} XML elements, the limit "
                         "(a decompression bomb?): raise it with CRPARSE_MAX_XML_ELEMENTS if the file is genuine"
                     )
                 parent = element.getparent()
@@ -254,11 +289,11 @@ def _body_texts(archive: zipfile.ZipFile) -> tuple[list[str], list[Diagnostic]]:
         first = next(iter(events.error_log), None) if events is not None else None
         where = (f"{_said_by_libxml2(first.message)} (line {first.line}, column {first.column})" if first
                  else "no element in it (empty, or cut off before its first element)")
-        raise RefusedInput(f"cannot read this DOCX file: {_MAIN} is not well-formed XML: {where}") from None
+        raise RefusedInput(f"cannot read this DOCX file: {shown} is not well-formed XML: {where}") from None
     except Exception as err:  # noqa: BLE001 - a damaged member, found while inflating it
-        raise RefusedInput(f"cannot read this DOCX file: {_MAIN}: {_says(err)}") from None
+        raise RefusedInput(f"cannot read this DOCX file: {shown}: {_says(err)}") from None
     if not body:
-        raise RefusedInput(f"cannot read this DOCX file: {_MAIN} has no document body (w:document/w:body)")
+        raise RefusedInput(f"cannot read this DOCX file: {shown} has no document body (w:document/w:body)")
     if carry:
         texts.append(carry)
     return texts, _not_read(unread, elsewhere)
