@@ -760,3 +760,12 @@ def test_a_refusal_for_a_nested_toctree_names_its_file_and_line(tmp_path, monkey
     with pytest.raises(crparse.RefusedInput) as refused:
         crparse.parse(index)
     assert refused.value.line is None and " of part.rst)" in refused.value.message, refused.value.message
+
+
+@pytest.mark.parametrize("markup, read", [(":pep:`8` and :rfc:`2822#section-3`", "8 and 2822#section-3"),
+                                          (":PEP:`8`", "8")])
+def test_pep_and_rfc_roles_are_read_as_written(markup, read):
+    """docutils wrote "PEP 8" and "RFC 2822", dropping "#section-3": text not in the input (sweep 21)."""
+    doc = crparse.parse(f"100. General\n------------\n\n100.1. First {markup}.\n\n100.2. Two.\n".encode(), format="rst")
+    assert doc.rule("100.1").text == f"First {read}."
+    assert any("read as its text" in d.message for d in doc.diagnostics)

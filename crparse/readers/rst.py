@@ -686,7 +686,16 @@ def _register_sphinx_markup() -> None:
                        toctree=TocTree, glossary=Container, seealso=SeeAlso)
     _DIRECTIVES.update({name: Generated for name in ("sectnum", "section-numbering", "contents", "target-notes",
                                                      "date", "header", "footer")})
+    def as_written_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        """`pep` and `rfc`: docutils writes "PEP 8", "RFC 2822" (and drops a `#section-3`),
+        text that is not the document's (sweep 21). Read as its content, as an unknown role."""
+        which = f'"{name}" role' if name else "default role (pep or rfc)"
+        message = inliner.reporter.warning(f"{which} read as its text: the text docutils makes of it is not "
+                                           "the document's", line=lineno)
+        return [nodes.Text(text)], [message]
+
     _ROLES.update(ref=ref_role)
+    _ROLES.update(dict.fromkeys(("pep", "pep-reference", "rfc", "rfc-reference"), as_written_role))
     globals().update(_toctree=toctree, _seealso=seealso, _glossary=glossary)
     _registered = True
 
