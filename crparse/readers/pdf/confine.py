@@ -112,9 +112,12 @@ def share_slots() -> None:
     removed at once where each process can open them by its descriptors (/proc/self/fd): their
     directory outlived a process stopped by a signal, and pytest's workers, which skip atexit
     (sweep 16)."""
-    global _slots
+    global _slots, _opened
     if _slots is not None or not hasattr(os, "fork"):
         return
+    # descriptors this process opened of slots before these (a test that resets _slots) are not
+    # these slots': a read took one of them and ran beside two others (3 at once of 2)
+    _opened = (0, [])
     try:
         memory = max_pdf_memory()
     except CrparseError:
