@@ -141,7 +141,8 @@ _AUDITED = """
 import json, os
 watched, seen = os.path.realpath(sys.argv[1]), []
 def hook(event, args):
-    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+    # an O_PATH descriptor opens nothing to read (crparse.inputs.real_path resolves links with one)
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)) and not (args[2] or 0) & os.O_PATH:
         path = os.path.realpath(os.fsdecode(args[0]))
         if path.startswith(watched + os.sep):
             seen.append(path)
@@ -769,3 +770,31 @@ def test_pep_and_rfc_roles_are_read_as_written(markup, read):
     doc = crparse.parse(f"100. General\n------------\n\n100.1. First {markup}.\n\n100.2. Two.\n".encode(), format="rst")
     assert doc.rule("100.1").text == f"First {read}."
     assert any("read as its text" in d.message for d in doc.diagnostics)
+
+
+def _link_chain(directory: Path, length: int) -> Path:
+    """The first of `length` symbolic links, each to the next, the last to nothing."""
+    (directory / "c").mkdir()
+    previous = "end"
+    for i in range(length):
+        os.symlink(previous, directory / "c" / f"l{i}")
+        previous = f"l{i}"
+    return directory / "c" / previous
+
+
+def test_a_chain_of_links_is_said_not_a_recursion_error(tmp_path):
+    """os.path.realpath follows links in Python, one recursion each: 2,000 links were a
+    RecursionError, exit 3 for the whole directory, and "markup nests deeper than Python's
+    recursion limit" for an edition naming it (sweep 22)."""
+    walk = tmp_path / "walk"
+    walk.mkdir()
+    (walk / "cr.txt").write_text("100. General\n\n100.1. One.\n\n100.2. Two.\n")
+    os.symlink(os.path.relpath(_link_chain(walk, 2_000), walk), walk / "x.txt")
+    result = run_limited(["parse", "--json", str(walk)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and b"Traceback" not in result.stderr, result.stderr
+    assert b"x.txt: skipped: cannot be read: Too many levels of symbolic links" in result.stderr
+    assert json.loads(result.stdout.splitlines()[0])["rules"]
+    index = edition(tmp_path, "x")
+    os.symlink(os.path.relpath(_link_chain(index.parent, 2_000), index.parent), index.parent / "x.rst")
+    said = toctree_warnings(crparse.parse(index))
+    assert any("'x' not read: cannot read" in m and "symbolic links" in m for m in said), said

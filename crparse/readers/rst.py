@@ -51,7 +51,7 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput
-from crparse.inputs import Unread, read_regular
+from crparse.inputs import Unread, read_regular, real_path
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
@@ -243,6 +243,13 @@ class _File:
     offset: int  # lines of the files before this one
 
 
+def _real(path) -> str | None:
+    try:
+        return real_path(path)
+    except (OSError, ValueError):
+        return None
+
+
 class _NotRead(Exception):
     """Why a toctree entry is not read (the diagnostic's words)."""
 
@@ -255,8 +262,9 @@ class _Edition:
 
     def __init__(self, index: str):
         self.directory = Path(index).parent
-        self.root = os.path.realpath(self.directory)
-        self.seen = {os.path.realpath(index)}
+        self.root = _real(self.directory) or os.path.abspath(self.directory)
+        self.seen = {_real(index) or os.path.abspath(index)}
+        self._real: dict[Path, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
         self._listed: list[Path] | None = None
         self._names: dict[str, Path] | None = None  # the listed files by the names a pattern matches
@@ -280,13 +288,15 @@ class _Edition:
         name = posixpath.normpath(posixpath.join(base, name)) if base else name  # as Sphinx joins names
         shown = self.directory / name
         try:
-            resolved = os.path.realpath(shown)
-        except ValueError:  # a name the file system cannot encode
-            raise _NotRead("not a usable file name") from None
-        if os.path.commonpath([self.root, resolved]) != self.root:
-            # realpath resolved the links; without them the path would have stayed inside
             if os.path.commonpath([self.root, os.path.normpath(os.path.join(self.root, name))]) != self.root:
                 raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
+            resolved = real_path(shown)
+        except ValueError:  # a name the file system cannot encode
+            raise _NotRead("not a usable file name") from None
+        except OSError as err:  # missing, a loop of links, a chain past the kernel's 40
+            raise _NotRead(f"cannot read {shown}: {err.strerror or err}") from None
+        if os.path.commonpath([self.root, resolved]) != self.root:
+            # the kernel resolved the links; without them the path stays inside (checked above)
             raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
@@ -323,7 +333,7 @@ class _Edition:
             self._names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
         glob, found = GlobPattern(pattern), []
         for name, path in self._names.items():
-            if glob.matches(name) and os.path.realpath(path) not in done:
+            if glob.matches(name) and self.real(path) not in done:
                 found.append(name)
             if self.glob_work + glob.work > L.MAX_RST_GLOB_WORK:
                 self.glob_work = L.MAX_RST_GLOB_WORK + 1
@@ -331,6 +341,13 @@ class _Edition:
                                "of its file names, the limit (MAX_RST_GLOB_WORK)")
         self.glob_work += glob.work
         return sorted(found)
+
+    def real(self, path: Path) -> str | None:
+        """A listed file's real path, resolved once (a file a pattern matched was resolved again
+        for each pattern, and a link can cost 90 ms: sweep 22); None where none resolves."""
+        if path not in self._real:
+            self._real[path] = _real(path)
+        return self._real[path]
 
     def _files(self) -> list[Path]:
         """The edition's .rst files: in its directory and below, but for other editions' (a
@@ -349,7 +366,7 @@ class _Edition:
         no toctree entry named: not read, and said (a chapter left out of the toctree went
         without a word, and a diff against the edition said unchanged: sweep 18)."""
         read_or_said = self.seen | self.named
-        unnamed = [f for f in self._files() if os.path.realpath(f) not in read_or_said]
+        unnamed = [f for f in self._files() if self.real(f) not in read_or_said]
         if not unnamed:
             return []
         shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")

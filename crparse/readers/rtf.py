@@ -228,7 +228,7 @@ def _short_lines(rtf: str) -> str:
 
 # Destinations holding text that striprtf leaves out, as the DOCX reader leaves out footnotes,
 # comments, text boxes and equations: counted in a warning, never dropped silently (sweeps 14, 19)
-_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*(?:\\[a-zA-Z]{1,32}-?[0-9]{0,10} ?[ \t\r\n]*){0,16}?\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath"
+_NOT_READ = re.compile(r"\{(?:\\\*)?[ \t\r\n]*(?:\\[a-zA-Z]{1,32}+-?[0-9]{0,10}+[ \t\r\n]*+){0,16}?\\(footnote|annotation|shptxt|dptxbxtext|xe|rxe|txe|tcn?|mmath"
                        r"|header[lrf]?|footer[lrf]?)(?![a-zA-Z])")
 _KIND = {
     "footnote": ("footnote", "footnotes"),
@@ -251,7 +251,7 @@ _KIND = {
 # control words: Word shows neither, striprtf read both into the rules (sweep 21). An escaped
 # brace or backslash is text. (The same made by a control word later in a group, or turned off
 # and on in a run, \v ... \v0, is not told.)
-_HIDDEN = re.compile(r"(\\[\\{}])|\{((?:\\[a-zA-Z]{1,32}-?[0-9]{0,10} ?[ \t\r\n]*){0,16}?)"
+_HIDDEN = re.compile(r"(\\[\\{}])|\{((?:\\[a-zA-Z]{1,32}+-?[0-9]{0,10}+[ \t\r\n]*+){0,16}?)"
                      r"\\(v|deleted)1?(?![a-zA-Z0-9-])")
 
 
