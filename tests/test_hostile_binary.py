@@ -344,6 +344,20 @@ def test_docx_reads_the_part_its_relationships_name():
         crparse.parse(cased, format="docx")
 
 
+@pytest.mark.parametrize("rels, said", [
+    ({"_rels/.rels": _RELS.format("word/main.xml") + "<!--" + "x" * 2**20 + "-->"}, "larger than 1 MiB"),
+    ({"_rels/.rels": _RELS.format("word/main.xml"), "_RELS/.RELS": _RELS.format("word/document.xml")}, "more than once"),
+    ({"_rels/.rels": _RELS.format("word/main.xml")[:-5]}, "_rels/.rels: "),
+])
+def test_docx_whose_relationships_cannot_be_read_is_refused(rels, said):
+    """A .rels too large, there twice or damaged fell back to word/document.xml, a decoy, and the
+    part Word shows was left out without a word (sweep 22)."""
+    rules = ("100. General", "100.1. First.", "100.2. Second.")
+    data = _package({**rels, "word/document.xml": _document(*rules), "word/main.xml": _document(*rules, "100.3. Real.")})
+    with pytest.raises(crparse.RefusedInput, match=said):
+        crparse.parse(data, format="docx")
+
+
 def test_docx_with_its_document_twice_is_refused_saying_so():
     """zipfile reads the last of two members of one name: the first document.xml, all its rules,
     was left out without a word."""

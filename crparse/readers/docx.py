@@ -104,17 +104,26 @@ def _main_part(archive: zipfile.ZipFile) -> str:
     without regard to case."""
     from lxml import etree
 
-    names = {info.filename.casefold(): info.filename for info in archive.infolist()}
+    infos = archive.infolist()
+    names = {info.filename.casefold(): info.filename for info in infos}
     rels = names.get("_rels/.rels")
     target = None
-    if rels is not None and archive.getinfo(rels).file_size <= 2**20:
+    if rels is not None:
+        # the part that says which part is the document must be read, or the file refused: a
+        # .rels too large, damaged, or there twice (in other letters) fell back to a decoy
+        # word/document.xml without a word (sweep 22)
+        if sum(info.filename.casefold() == "_rels/.rels" for info in infos) > 1:
+            raise RefusedInput("cannot read this DOCX file: _rels/.rels is in the ZIP archive more than once (in these "
+                               "letters or others): which part is the document is not known")
+        if archive.getinfo(rels).file_size > 2**20:
+            raise RefusedInput("cannot read this DOCX file: its _rels/.rels is larger than 1 MiB (Word's are under 1 KB)")
         try:
             root = etree.fromstring(archive.read(rels), etree.XMLParser(resolve_entities=False, load_dtd=False,
                                                                         no_network=True, huge_tree=False))
-            target = next((r.get("Target", "") for r in root.iter(_RELATIONSHIPS)
-                           if r.get("Type", "").endswith(_OFFICE_DOCUMENT) and r.get("TargetMode") != "External"), None)
-        except Exception:  # noqa: BLE001 - a damaged .rels: Word's default part is read
-            target = None
+        except Exception as err:  # noqa: BLE001 - not well-formed, a bad CRC, a truncated member
+            raise RefusedInput(f"cannot read this DOCX file: _rels/.rels: {_says(err)}") from None
+        target = next((r.get("Target", "") for r in root.iter(_RELATIONSHIPS)
+                       if r.get("Type", "").endswith(_OFFICE_DOCUMENT) and r.get("TargetMode") != "External"), None)
     if target:
         part = posixpath.normpath(target.lstrip("/")).casefold()
         if part not in names:
