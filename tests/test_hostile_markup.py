@@ -773,3 +773,20 @@ def test_ruby_annotations_not_read_are_said():
     assert doc.rule("100.1").text == "A player is one."
     assert [d.message for d in doc.diagnostics if "ruby" in d.message] == ["1 ruby annotation(s) (<rt>) not read"]
 
+
+
+@pytest.mark.parametrize("item", ["3. <br>", "3.", "3. <!-- x -->", "3. ***", "3. ```\n   code\n   ```"])
+def test_a_list_item_s_number_stays_with_its_item(item):
+    """An ordered item whose first block is no paragraph left its number pending, and it went
+    before the next paragraph: "3. Example: ..." was no example, "3. 100.3. ..." no rule (sweep 22)."""
+    text = f"100.1. First rule.\n\n100.2. Second rule.\n\n{item}\n\nExample: An example of rule 100.2.\n\n100.3. Third rule.\n"
+    doc = crparse.parse(text.encode(), format="markdown")
+    assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3"]
+    assert [e.text for e in doc.rule("100.2").examples] == ["An example of rule 100.2."]
+
+
+def test_an_inline_script_never_closed_keeps_the_text_after_it():
+    """Its code went on to the end of the paragraph, which was lost without a word (sweep 22)."""
+    doc = crparse.parse(b"# 100. General\n\n100.1. One has <style> never closed and these words\nstay.\n\n100.2. Two.\n",
+                        format="markdown")
+    assert doc.rule("100.1").text.split() == "One has never closed and these words stay.".split()

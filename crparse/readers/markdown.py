@@ -121,6 +121,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     for token in tokens:
         if token.map is not None:
             span = (token.map[0] + 1, max(token.map[1], token.map[0] + 1))
+        if marker and token.type not in ("paragraph_open", "inline"):
+            # the item's first block is no paragraph (a fence, an HTML block, a rule, nothing): its
+            # number went before the next paragraph anywhere later, making "3. Example: ..." part of
+            # the rule above, or "7. 100.3. ..." no rule (sweep 22)
+            marker = ""
         if token.type == "list_item_open" and token.info:
             marker = f"{token.info}{token.markup} "
         elif token.type == "inline":
@@ -302,11 +307,17 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
     links: list[tuple[str, str]] = []
     open_link: tuple[str, int] | None = None
     code = None  # inside an inline <script> or <style>: its name (code, not text, as in a page)
+    skipped: list[str] = []  # its text, read after all if it is never closed (sweep 22: lost without a word)
     for child in children:
         kind = child.type
         if code is not None:
             if kind == "html_inline" and child.content[:2] == "</" and _TAG_NAME.match(child.content)[1].lower() == code:
                 code = None
+                skipped.clear()
+            elif kind in ("text", "code_inline"):
+                skipped.append(child.content)
+            elif kind in ("softbreak", "hardbreak"):
+                skipped.append(" " if kind == "softbreak" else "\n")
             continue
         if kind in ("text", "code_inline"):
             out.append(child.content)
@@ -332,6 +343,8 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
             href, at = open_link
             links.append(("".join(out[at:]), str(href)))
             open_link = None
+    if code is not None:
+        out += skipped
     return "".join(out), links
 
 
