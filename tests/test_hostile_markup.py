@@ -790,3 +790,21 @@ def test_an_inline_script_never_closed_keeps_the_text_after_it():
     doc = crparse.parse(b"# 100. General\n\n100.1. One has <style> never closed and these words\nstay.\n\n100.2. Two.\n",
                         format="markdown")
     assert doc.rule("100.1").text.split() == "One has never closed and these words stay.".split()
+
+
+@pytest.mark.parametrize("page", [
+    # on one line, the page's text starting in tags the closer did not know
+    "<html><body><div>100.1. One.</div><div>100.2. Two.</div><noscript><span>Turn on JS</span><section><span>100.3. "
+    "Three.</span></section><span>100.4. Four.</span></body></html>",
+    # an unclosed <template> before a closed one
+    "<html><body><p>100.1. One.</p><p>100.2. Two.</p><template>\n<p>100.3. Three.</p>\n<p>100.4. Four.</p>\n"
+    "<template>x</template></body></html>",
+    # an unclosed <head>, the text in a table, one line, no <body>
+    "<html><head><title>CR</title><table><tr><td>100.1. One.</td></tr><tr><td>100.2. Two.</td></tr><tr><td>100.3. Three."
+    "</td></tr><tr><td>100.4. Four.</td></tr></table></html>",
+])
+def test_an_element_left_open_is_closed_where_the_page_starts_in_every_shape(page):
+    """Rules after it were lost with an info line, or the page refused (sweep 22)."""
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules][-2:] == ["100.3", "100.4"], doc.diagnostics
+    assert any("never closed" in d.message and d.severity == "warning" for d in doc.diagnostics)

@@ -347,7 +347,35 @@ RULE_LINE = re.compile(r"(?m)(?:^|(?<=<!--)|(?<=<\?)|(?<=<!\[CDATA\[))(?:[ \t\xa
 # ... and after the first word, the target of a processing instruction or the name in a bogus
 # declaration (`<?php 102.1. ...?>`, `<!x 102.1. ...>`, which html.parser makes a comment of)
 _AFTER_A_WORD = re.compile(r"\A[ \t\xa0]*[A-Za-z][\w.:-]{0,40}[ \t\xa0]+" + RULE_LINE.pattern.split(")*", 1)[1])
-_PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b", re.I | re.M)
+# ... and, where a skipped element is left open, where the page starts again: also its body, a rule
+# or section number right after a tag (a page on one line), or a block of sections or tables
+_PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\d+[a-z]?\.?)?[ \t]"
+                          r"|<(?:section|article|main|table)\b", re.I | re.M)
+
+
+_RAW_TEXT = ("script", "style")
+
+
+def _unclosed(lowered: str, name: str) -> int | None:
+    """Where the outermost element `name` that no end tag closes opens in the (lowercased) markup,
+    or None. A script's or style's text runs to the first end tag: one opened after the last end
+    tag is unclosed. Other elements nest: an unclosed <noscript> before a closed one was missed
+    when only the last end tag was looked at (sweep 22). One pass over their tags."""
+    if name in _RAW_TEXT:
+        opened = re.compile(f"<{name}(?=[\\s/>])").search(lowered, lowered.rfind(f"</{name}") + 1)
+        return opened.start() if opened is not None else None
+    depth, outer = 0, None
+    for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", lowered):
+        if tag[1]:
+            depth = max(depth - 1, 0)
+            continue
+        end = lowered.find(">", tag.end(), tag.end() + 4096)  # bounded: a flood of "<svg" is not quadratic
+        if end > 0 and lowered[end - 1] == "/":  # <svg/>: opened and closed
+            continue
+        if depth == 0:
+            outer = tag.start()
+        depth += 1
+    return outer if depth else None
 
 
 def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
@@ -362,15 +390,15 @@ def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
     lowered = markup.lower()
     ends: list[tuple[int, int, str]] = []
     for name in sorted(_NOT_TEXT):
-        opened = re.compile(f"<{name}(?=[\\s/>])").search(lowered, lowered.rfind(f"</{name}") + 1)
+        opened = _unclosed(lowered, name)
         if opened is None:
             continue
-        tag_end = lowered.find(">", opened.end())
+        tag_end = lowered.find(">", opened)
         page = _PAGE_STARTS.search(markup, tag_end + 1) if tag_end >= 0 else None
         if page is not None:
             # HTML lets a head's end tag out: the body's start ends it, said of no other element
             said = "" if name == "head" and page[0].lower().startswith("<body") else name
-            ends.append((page.start(), -opened.start(), said))
+            ends.append((page.start(), -opened, said))
     if not ends:
         return markup, []
     pieces, done = [], len(markup)
