@@ -175,3 +175,13 @@ def test_a_text_whose_lines_end_in_unicode_separators_is_read(separator, said):
     doc = crparse.parse(text.encode(), format="text")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"] and doc.source.line_endings == said
     assert doc.rule("100.2").line == 5 and [d.code for d in doc.diagnostics] == ["line-separators"]
+
+
+@pytest.mark.parametrize("separator", ["\x85", "\u2028"])
+def test_lines_ending_in_separators_and_one_lf_at_the_end_are_read(separator):
+    """Separators were read as line ends only in a text with no CR or LF at all: lines in NEL and
+    one LF at the end were one line, refused (sweep 22)."""
+    text = separator.join(["100. General", "", "100.1. One.", "", "100.2. Two.", ""]) + "\n"
+    doc = crparse.parse(text.encode(), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"]
+

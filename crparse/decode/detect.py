@@ -76,9 +76,11 @@ def decode_bytes(data: bytes) -> DecodedText:
     # Count only the line ends that occur: each count is a pass over the whole text.
     has_cr, has_lf = "\r" in text, "\n" in text
     separators = None
-    if not has_cr and not has_lf and (separators := _separators(text)):
+    if (separators := _separators(text)) and (not has_cr and not has_lf or _mostly_separators(text)):
         text = text.translate(_AS_LF)  # one character for one: offsets stay
         has_lf = True
+    else:
+        separators = None
     if has_cr and has_lf:
         crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
     else:
@@ -88,8 +90,8 @@ def decode_bytes(data: bytes) -> DecodedText:
     if separators:
         endings = separators
         diagnostics.append(Diagnostic(None, "info", "line-separators",
-                                      f"no CR or LF: the lines end in {separators} (U+0085 NEXT LINE, U+2028 LINE "
-                                      "SEPARATOR, U+2029 PARAGRAPH SEPARATOR), read as line ends"))
+                                      f"the lines end in {separators} (U+0085 NEXT LINE, U+2028 LINE SEPARATOR, U+2029 "
+                                      "PARAGRAPH SEPARATOR) more than in CR or LF: read as line ends"))
     return DecodedText(lines, encoding, bom, endings, tuple(diagnostics), text)
 
 
@@ -97,6 +99,12 @@ def decode_bytes(data: bytes) -> DecodedText:
 # written with Unicode's separators; it was one line, refused as having no rules (sweep 20).
 _SEPARATORS = {"\x85": "NEL", "\u2028": "LS", "\u2029": "PS"}  # U+0085 NEXT LINE, LINE and PARAGRAPH SEPARATOR
 _AS_LF = str.maketrans(dict.fromkeys(_SEPARATORS, "\n"))
+
+
+def _mostly_separators(text: str) -> bool:
+    """Whether the text ends more lines in separators than in CR or LF: lines in NEL and one LF
+    at the end were one line, refused (sweep 22)."""
+    return sum(text.count(char) for char in _SEPARATORS) > text.count("\n") + text.count("\r")
 
 
 def _separators(text: str) -> str | None:
