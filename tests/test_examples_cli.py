@@ -262,3 +262,24 @@ def test_the_plugin_imports_no_conftest_of_the_documents_at_all(tmp_path):
                              env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=elsewhere, timeout=120, check=False)
         assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:]
     assert not mark.exists(), mark.read_text()
+
+
+@pytest.mark.parametrize("form", ["joined", "spaced"])
+def test_no_conftest_is_imported_before_the_plugin_is_configured(tmp_path, form):
+    """pytest loads the conftest.py of the directory it starts in and of its test* directories
+    before plugins are configured: a documents' directory named testdata had its conftest.py
+    imported; and with `--cr-examples PATH` and no ini file, that of the directory PATH and the
+    start share (sweep 22)."""
+    project = tmp_path / "bundle" / "project"
+    docs = project / "testdata"
+    docs.mkdir(parents=True)
+    document(docs)
+    mark = tmp_path / "RAN"
+    for where in (docs, tmp_path / "bundle"):
+        (where / "conftest.py").write_text(f"open({str(mark)!r}, 'a').write({str(where)!r} + '\\n')\n")
+    option = ["--cr-examples=testdata"] if form == "joined" else ["--cr-examples", "testdata"]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *option, "-v"],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=project,
+                         timeout=120, check=False)
+    assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    assert not mark.exists(), mark.read_text()

@@ -331,3 +331,27 @@ def test_the_workers_building_releases_end_with_a_killed_docs(tmp_path, sig):
     for pid, _, _ in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, left
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGINT"])
+def test_one_release_is_built_by_no_worker_that_outlives_docs(corpus, tmp_path, sig):
+    """One release was built by Sphinx's own parallel build, whose forked workers outlived a
+    killed `docs` holding the site's lock for ever, and after one Ctrl-C kept it waiting at exit
+    for ever (sweep 22). Signalled mid-build, `docs` ends, and no process of its is left."""
+    import signal
+    import time
+
+    release = corpus / "txt" / "2014-05-01.txt"
+    docs_run = subprocess.Popen([sys.executable, "-m", "crparse", "docs", "-o", str(tmp_path / "out"), "--jobs", "3",
+                                 str(release), str(release), str(release)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(2.0)  # into the build
+    os.kill(docs_run.pid, getattr(signal, sig))
+    _, err = docs_run.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while _session(docs_run.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _session(docs_run.pid)
+    for pid, _, _ in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left and b"Traceback" not in err, (left, err[-1000:])

@@ -26,6 +26,16 @@ def pytest_addoption(parser) -> None:
                     "(default: crparse's cache location, if built)")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args) -> None:
+    """With --cr-examples, no conftest.py at all, from the first: pytest loads the conftest.py
+    files of the directory it is started in and of its `test*` directories before any plugin is
+    configured (a documents' directory named testdata had its conftest.py imported), and, in the
+    form `--cr-examples PATH`, of the directories PATH and it share (sweep 22)."""
+    if getattr(early_config.known_args_namespace, "cr_examples", None):
+        early_config.known_args_namespace.noconftest = True
+
+
 def pytest_configure(config) -> None:
     date = config.getoption("--cr-rules-date", default=None)
     if date:  # checked once, not an error in every example

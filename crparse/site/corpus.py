@@ -372,18 +372,16 @@ def _lineages(dated: list[Release], diffs: list[dict]):
 
 
 def _build_one(args) -> Built:
-    release, out, work, extra_js, force, jobs = args
+    release, out, work, extra_js, force = args
     return build_release(release.path, out, work / "releases" / release.key, key=release.key,
-                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), jobs=jobs,
-                         sha=release.sha)
+                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), sha=release.sha)
 
 
 def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tuple[str, ...], jobs: int,
                     progress: Progress | None, force: bool) -> list[Built]:
     # One release is the whole site; several are a site each, under the site's root.
     # Several releases are built side by side; one release is read and written by Sphinx's own workers.
-    tasks = [(r, out if len(releases) == 1 else out / r.key, work, extra_js, force, jobs if len(releases) == 1 else 1)
-             for r in releases]
+    tasks = [(r, out if len(releases) == 1 else out / r.key, work, extra_js, force) for r in releases]
     built: list[Built] = []
     if jobs > 1:
         from crparse.readers.pdf.confine import share_slots
@@ -395,7 +393,7 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
             if progress:
                 progress("build", done, len(tasks))
         return built
-    pool = worker_pool(jobs)
+    pool = worker_pool(min(jobs, len(tasks)))
     finished = False
     try:
         for done, result in enumerate(pool.map(_stoppable_build, tasks), 1):

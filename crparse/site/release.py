@@ -123,7 +123,7 @@ def config(title: str, extra_js: tuple[str, ...] = ()) -> dict:
 
 
 def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: tuple[str, ...] = (),
-                  static: tuple[str, ...] = (), jobs: int = 1, force: bool = False, sha: str | None = None) -> Built:
+                  static: tuple[str, ...] = (), force: bool = False, sha: str | None = None) -> Built:
     """Build the HTML site of one release into `out` (Sphinx's sources and environment in `work`);
     `sha`: its fingerprint, when the caller has it already."""
     sha = sha or fingerprint(release)
@@ -137,7 +137,7 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     docnames = write_sources(release, work / "src", p)
     settings = config(title, extra_js)
     settings["html_static_path"] = list(static)
-    sphinx_build(work / "src", out, work / "doctrees", settings, jobs=jobs, what=str(release))
+    sphinx_build(work / "src", out, work / "doctrees", settings, what=str(release))
     replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
 
@@ -161,10 +161,15 @@ def built(out: Path) -> bool:
     return all(os.path.isfile(out / name) and not os.path.islink(out / name) for name in ("index.html", "searchindex.js"))
 
 
-def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: int = 1, what: str) -> None:
+def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, what: str) -> None:
     """Run Sphinx's HTML builder from nothing (`doctrees` emptied before and after: nothing of
     an earlier build is read back, see above); any warning is a SiteError: the sources are
-    generated, so a warning is a bug or a damaged input, never noise to ignore."""
+    generated, so a warning is a bug or a damaged input, never noise to ignore.
+
+    In this process alone: Sphinx's own parallel build forks workers crparse cannot tell to end
+    with it or to leave Ctrl-C to it; killed, `docs` left them holding the site's lock for ever,
+    one Ctrl-C left it waiting on them at exit, and they printed tracebacks (sweep 22). Several
+    releases are built at once by crparse's own pool (crparse.parallel.worker_pool)."""
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.console import nocolor
@@ -180,7 +185,7 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, jobs: 
         # each build in its own namespace, as sphinx-build does, so that several run in one process.
         with docutils_namespace():
             app = Sphinx(str(src), None, str(out), str(doctrees), "html", confoverrides=settings, status=None,
-                         warning=warnings, freshenv=True, parallel=jobs)
+                         warning=warnings, freshenv=True, parallel=1)
             app.build()
     except SphinxError as e:
         raise SiteError(f"{what}: Sphinx failed: {e}") from None
