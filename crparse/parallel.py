@@ -131,9 +131,17 @@ def end_pool(pool, finished: bool) -> None:
     other early stop, waited for each to finish its parse (sweep 19: 5 s and more)."""
     import multiprocessing
 
-    if not finished:
-        _interrupt(multiprocessing.active_children())
+    workers = multiprocessing.active_children() if not finished else []
+    _interrupt(workers)
     pool.shutdown(cancel_futures=True)
+    # A Ctrl-C that came while the pool was starting its workers left some that no one would send
+    # work or an end to, and the interpreter's exit waited on them for ever (a full-suite run):
+    # those still there are ended.
+    for worker in workers:
+        worker.join(1)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def _interrupt(workers) -> None:

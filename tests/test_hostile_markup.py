@@ -808,3 +808,12 @@ def test_an_element_left_open_is_closed_where_the_page_starts_in_every_shape(pag
     doc = crparse.parse(page.encode(), format="html")
     assert [r.number for r in doc.rules][-2:] == ["100.3", "100.4"], doc.diagnostics
     assert any("never closed" in d.message and d.severity == "warning" for d in doc.diagnostics)
+
+
+def test_an_unclosed_script_after_letters_that_lowercase_longer_is_read_past():
+    """Offsets into the page's lowercased copy were used in the page: each "İ" before the script
+    (two characters lowercased) moved the page's start on, and 71 of 200 rules were lost (sweep 23)."""
+    rules = "".join(f"<p>100.{i}. Rule {i}.</p>\n" for i in range(1, 201))
+    page = f"<html><body><p>{'İ' * 2000}</p><script>var x = 1;\n{rules}</body></html>"
+    doc = crparse.parse(page.encode(), format="html")
+    assert len(doc.rules) == 200

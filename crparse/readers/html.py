@@ -356,21 +356,24 @@ _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\
 _RAW_TEXT = ("script", "style")
 
 
-def _unclosed(lowered: str, name: str) -> int | None:
+def _unclosed(markup: str, name: str) -> int | None:
     """Where the outermost element `name` that no end tag closes opens in the (lowercased) markup,
     or None. A script's or style's text runs to the first end tag: one opened after the last end
     tag is unclosed. Other elements nest: an unclosed <noscript> before a closed one was missed
-    when only the last end tag was looked at (sweep 22). One pass over their tags."""
+    when only the last end tag was looked at (sweep 22). One pass over their tags, in the markup
+    itself: offsets into its lowercased copy were off after each "İ", which lowercases to two
+    characters (sweep 23)."""
     if name in _RAW_TEXT:
-        opened = re.compile(f"<{name}(?=[\\s/>])").search(lowered, lowered.rfind(f"</{name}") + 1)
+        last = max((m.end() for m in re.finditer(f"</{name}", markup, re.I)), default=0)
+        opened = re.compile(f"<{name}(?=[\\s/>])", re.I).search(markup, last)
         return opened.start() if opened is not None else None
     depth, outer = 0, None
-    for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", lowered):
+    for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", markup, re.I):
         if tag[1]:
             depth = max(depth - 1, 0)
             continue
-        end = lowered.find(">", tag.end(), tag.end() + 4096)  # bounded: a flood of "<svg" is not quadratic
-        if end > 0 and lowered[end - 1] == "/":  # <svg/>: opened and closed
+        end = markup.find(">", tag.end(), tag.end() + 4096)  # bounded: a flood of "<svg" is not quadratic
+        if end > 0 and markup[end - 1] == "/":  # <svg/>: opened and closed
             continue
         if depth == 0:
             outer = tag.start()
@@ -387,13 +390,12 @@ def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
     a word (sweep 18), then with a warning only, as did the rest of a page after an unclosed
     `<noscript>` or `<template>` (sweep 20); a page whose `<head>` its `<body>` does not close
     (as browsers read it) was refused as having no rules."""
-    lowered = markup.lower()
     ends: list[tuple[int, int, str]] = []
     for name in sorted(_NOT_TEXT):
-        opened = _unclosed(lowered, name)
+        opened = _unclosed(markup, name)
         if opened is None:
             continue
-        tag_end = lowered.find(">", opened)
+        tag_end = markup.find(">", opened)
         page = _PAGE_STARTS.search(markup, tag_end + 1) if tag_end >= 0 else None
         if page is not None:
             # HTML lets a head's end tag out: the body's start ends it, said of no other element
