@@ -144,6 +144,21 @@ def real_path(path: str | os.PathLike) -> str:
 _PROC_FD = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
 
 
+def resolved(path: str | os.PathLike) -> str:
+    """As os.path.realpath (a path that does not exist yet, a store to make, is resolved as far
+    as it goes), without its recursion on a chain of links: a store or a release named through
+    1,500 links was a RecursionError, exit 3 (sweep 23). A chain the kernel will not follow
+    raises OSError."""
+    try:
+        return real_path(path)
+    except FileNotFoundError:
+        pass
+    try:
+        return os.path.realpath(path)
+    except RecursionError:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+
+
 def _inside(path: str, directory: str) -> bool:
     return os.path.commonpath([path, directory]) == directory
 

@@ -623,3 +623,19 @@ def test_a_short_file_that_is_no_database_is_refused_and_left_unchanged(tmp_path
     err = _one_line_refusal(run_limited([*args, "--db", str(notes)]))
     assert "not a crparse store: not an SQLite database" in err
     assert notes.read_bytes() == content
+
+
+def test_a_store_or_a_release_named_through_a_long_chain_of_links_is_one_line(tmp_path):
+    """os.path.realpath recursed once a link: a store or a release named through 1,500 links was
+    a RecursionError, exit 3 (sweep 23)."""
+    release = tmp_path / "real.txt"
+    release.write_text((FIXTURES / "modern.txt").read_text())
+    for first, last in (("c", "real.txt"), ("s", "store.sqlite")):
+        previous = last
+        for i in range(1_499, -1, -1):
+            os.symlink(previous, tmp_path / f"{first}{i:04d}")
+            previous = f"{first}{i:04d}"
+    for args in (["docs", "-o", str(tmp_path / "site"), str(tmp_path / "c0000")],
+                 ["index", "--db", str(tmp_path / "s0000"), str(release)]):
+        err = _one_line_refusal(run_limited(args))
+        assert "Too many levels of symbolic links" in err, err

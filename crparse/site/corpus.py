@@ -46,6 +46,7 @@ import msgspec
 import crparse
 from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
+from crparse.inputs import resolved
 from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace
 from crparse.parallel import end_pool, worker_pool
@@ -269,7 +270,7 @@ def _site_above(path: Path, top: Path, real_top: str, site: str, verdicts: dict[
 
 def _real(path: Path) -> str:
     try:
-        return os.path.realpath(path)
+        return resolved(path)
     except (OSError, ValueError):
         return os.path.abspath(path)
 

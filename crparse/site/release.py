@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import crparse
 from crparse.errors import CommandError
+from crparse.inputs import resolved
 from crparse.outputs import replace
 from crparse.site.state import holds, read_stamp
 from crparse.sphinx.directive import FRONT_PAGE, pages
@@ -62,7 +63,7 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     src.mkdir(parents=True, exist_ok=True)
     # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
     # the ../ of the path but not where Sphinx resolves it.
-    argument = os.path.relpath(os.path.realpath(release), os.path.realpath(src))
+    argument = os.path.relpath(resolved(release), resolved(src))
     stale = src / "_release"  # where the copy below was kept: Sphinx read a .rst one as a page of the site,
     if stale.is_dir() and not stale.is_symlink():  # its includes and links too (sweep 12)
         shutil.rmtree(stale)
@@ -72,7 +73,7 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
         copy = src.parent / "copy" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
         copy.parent.mkdir(exist_ok=True)
         shutil.copyfile(release, copy)
-        argument = os.path.relpath(os.path.realpath(copy), os.path.realpath(src))
+        argument = os.path.relpath(resolved(copy), resolved(src))
     names = pages(p)
     docs: dict[str, str] = {}
     tops = [n for n in names[1:] if n.startswith("part-") or not _in_part(p, n)]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import crparse
+from crparse.inputs import resolved
 from crparse.lookup import Lookup, normalise_title
 from crparse.nodes import Document, Reference, Rule
 from crparse.numbers import parse_number
@@ -47,7 +48,7 @@ _parsed: dict[tuple[str, int, int], Document] = {}  # see remember
 
 def _key(path: str) -> tuple[str, int, int]:
     st = os.stat(path)
-    return os.path.realpath(path), st.st_size, st.st_mtime_ns
+    return resolved(path), st.st_size, st.st_mtime_ns
 
 
 def remember(path: str, doc: Document) -> None:

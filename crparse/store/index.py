@@ -24,7 +24,7 @@ from pathlib import Path
 from crparse.align import Pair, align
 from crparse.align.units import Prepared, Unit, prepare, prepared, restore, units
 from crparse.errors import CrparseError
-from crparse.inputs import Unread, file_kind, inputs, read_regular
+from crparse.inputs import Unread, file_kind, inputs, read_regular, resolved
 from crparse.limits import max_input, max_paragraphs
 from crparse.lineage import Release, link
 from crparse.nodes import Document
@@ -121,7 +121,7 @@ def stored_path(path: str) -> str:
     follows it and checks the bytes (stored_bytes), whatever it leads to then."""
     head, name = os.path.split(path)
     try:
-        return os.path.join(os.path.realpath(head or os.curdir), name)
+        return os.path.join(resolved(head or os.curdir), name)
     except (OSError, ValueError):  # the working directory removed since the file was read
         return path
 

@@ -18,6 +18,7 @@ import contextlib
 import os
 from pathlib import Path
 
+from crparse.inputs import resolved
 from crparse.outputs import exclusive
 
 # How long a run waits for another to end before it gives up: an update of a few releases takes
@@ -28,7 +29,7 @@ WAIT = 60.0
 def lock_path(store: Path) -> Path:
     """Beside the file the name leads to: a store named through a link to it had a lock of its
     own, two runs interleaved, and one was told the store was damaged (sweep 17)."""
-    real = Path(os.path.realpath(store))
+    real = Path(resolved(store))
     return real.with_name(f".{real.name}.lock")
 
 
