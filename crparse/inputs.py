@@ -151,9 +151,10 @@ def resolved(path: str | os.PathLike) -> str:
     raises OSError."""
     try:
         return real_path(path)
-    except FileNotFoundError:
-        pass
-    try:
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise
+    try:  # missing, under a file, not to be opened: resolved as far as it goes, as os.path.realpath does
         return os.path.realpath(path)
     except RecursionError:
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
