@@ -192,30 +192,39 @@ def test_ctrl_c_stops_the_parses_under_way(paths, sent_to):
     import sys
     import time
 
+    import signal
+
+    mark = paths[0] + ".under-way"  # written by a worker once its parse is under way
     code = (
-        "import os, signal, sys, time\n"
+        "import faulthandler, os, sys, time\n"
+        "faulthandler.dump_traceback_later(40, exit=True)\n"  # a hang shows where it is, all threads
         "from crparse.parallel import parse_all\n"
         "def slow(doc):\n"  # a slow parse, as `then` runs in the worker with it
+        "    open(os.environ['MARK'], 'a').close()\n"
         "    end = time.monotonic() + 60\n"
         "    while time.monotonic() < end:\n"
         "        pass\n"
         "try:\n"
-        "    found = parse_all(sys.argv[2:] * 4, then=slow, share=False)\n"
-        "    threading = __import__('threading')\n"
-        "    kill = (lambda: os.killpg(0, signal.SIGINT)) if sys.argv[1] == 'group' else (lambda: os.kill(os.getpid(), signal.SIGINT))\n"
-        "    threading.Timer(2.0, kill).start()\n"
+        "    found = parse_all(sys.argv[1:] * 4, then=slow, share=False)\n"
         "    for _ in found:\n"
         "        pass\n"
         "except KeyboardInterrupt:\n"
         "    found.close()\n"  # see test_ctrl_c_ends_the_run_with_no_worker_left_waiting
         "    sys.exit(130)\n"
     )
-    env = dict(os.environ, CRPARSE_JOBS="3", PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(os.environ, CRPARSE_JOBS="3", MARK=mark, PYTHONPATH=str(os.path.dirname(os.path.dirname(__file__))))
+    child = subprocess.Popen([sys.executable, "-c", code, paths[0], paths[1]], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(mark) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    # Ctrl-C at a terminal: the whole process group; or SIGINT to the parent alone
+    (os.killpg if sent_to == "group" else os.kill)(child.pid, signal.SIGINT)
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code, sent_to, paths[0], paths[1]], capture_output=True, env=env,
-                          timeout=90, start_new_session=True, check=False)
+    _, err = child.communicate(timeout=90)
     took = time.monotonic() - start
-    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    assert child.returncode == 130 and b"Traceback" not in err, err[-3000:]
     assert took < 15, took  # the parses under way took 60 s more
 
 
