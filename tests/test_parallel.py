@@ -183,7 +183,7 @@ def test_ctrl_c_ends_the_run_with_no_worker_left_waiting(paths):
 
 
 @pytest.mark.parametrize("sent_to", ["group", "parent"])
-def test_ctrl_c_stops_the_parses_under_way(paths, sent_to):
+def test_ctrl_c_stops_the_parses_under_way(paths, sent_to, tmp_path):
     """Workers went on with the parse they had begun when Ctrl-C came, and the run ended only
     when each had finished (slow PDFs: up to 5 s after it, sweep 19; SIGINT to the parent alone
     waited for all of them). A parse under way now ends with it."""
@@ -194,7 +194,7 @@ def test_ctrl_c_stops_the_parses_under_way(paths, sent_to):
 
     import signal
 
-    mark = paths[0] + ".under-way"  # written by a worker once its parse is under way
+    mark = str(tmp_path / "under-way")  # written by a worker once its parse is under way
     code = (
         "import faulthandler, os, sys, time\n"
         "faulthandler.dump_traceback_later(40, exit=True)\n"  # a hang shows where it is, all threads

@@ -49,7 +49,7 @@ from crparse.errors import CrparseError
 from crparse.inputs import resolved
 from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace
-from crparse.parallel import end_pool, worker_pool
+from crparse.parallel import end_pool, result_of, worker_pool
 from crparse.processes import stoppable
 from crparse.shapes import UNIT_NUMBER
 from crparse.site.release import STAMP, Built, SiteError, build_release, built, config, fingerprint, sphinx_build, tools
@@ -397,8 +397,8 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
     pool = worker_pool(min(jobs, len(tasks)))
     finished = False
     try:
-        for done, result in enumerate(pool.map(_stoppable_build, tasks), 1):
-            built.append(result)
+        for done, future in enumerate([pool.submit(_stoppable_build, task) for task in tasks], 1):
+            built.append(result_of(future))
             if progress:
                 progress("build", done, len(tasks))
         finished = True
