@@ -196,8 +196,11 @@ def test_ctrl_c_stops_the_parses_under_way(paths, sent_to, tmp_path):
 
     mark = str(tmp_path / "under-way")  # written by a worker once its parse is under way
     code = (
-        "import faulthandler, os, sys, time\n"
+        "import faulthandler, os, signal, sys, time\n"
         "faulthandler.dump_traceback_later(40, exit=True)\n"  # a hang shows where it is, all threads
+        # as a terminal's program has it (the CLI sets its own): a pytest-xdist worker may have
+        # left SIGINT ignored, and an ignored signal stays ignored in what it starts
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from crparse.parallel import parse_all\n"
         "def slow(doc):\n"  # a slow parse, as `then` runs in the worker with it
         "    open(os.environ['MARK'], 'a').close()\n"
