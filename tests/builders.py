@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import io
+import zipfile
+
+
+def zip_of_members(members: dict[str, str | bytes]) -> bytes:
+    """A ZIP archive of `members` (name -> text or bytes), deflated as zipfile writes them."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        for name, data in members.items():
+            package.writestr(name, data)
+    return out.getvalue()
 
 
 def make_docx(paragraphs: list[str]) -> bytes:

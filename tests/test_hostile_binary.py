@@ -13,7 +13,7 @@ import zlib
 from io import BytesIO
 
 import pytest
-from builders import lzw_bomb, make_docx, make_pdf, pdf_of
+from builders import lzw_bomb, make_docx, make_pdf, pdf_of, zip_of_members
 from limits import run_limited
 
 import crparse
@@ -309,14 +309,6 @@ def test_docx_text_after_each_element_inside_w_t_is_read(inside, read):
     assert [d.code for d in doc.diagnostics if d.code == "docx-not-read"] == ["docx-not-read"]
 
 
-def _package(members: dict[str, str]) -> bytes:
-    out = BytesIO()
-    with zipfile.ZipFile(out, "w") as package:
-        for name, text in members.items():
-            package.writestr(name, text)
-    return out.getvalue()
-
-
 def _document(*paragraphs: str) -> str:
     body = "".join(f"<w:p><w:r><w:t>{p}</w:t></w:r></w:p>" for p in paragraphs)
     return f'<w:document xmlns:w="{W}"><w:body>{body}</w:body></w:document>'
@@ -331,15 +323,15 @@ def test_docx_reads_the_part_its_relationships_name():
     """Word opens the part the package's officeDocument relationship names: a decoy
     word/document.xml was read instead, and the rules of the real part left out (sweep 21)."""
     rules = ("100. General", "100.1. First.", "100.2. Second.")
-    data = _package({"_rels/.rels": _RELS.format("/word/document2.xml"),
+    data = zip_of_members({"_rels/.rels": _RELS.format("/word/document2.xml"),
                      "word/document.xml": _document("100. General", "100.1. DECOY."),
                      "word/document2.xml": _document(*rules, "100.3. Real.")})
     doc = crparse.parse(data, format="docx")
     assert [r.text for r in doc.rules][-1] == "Real." and "DECOY" not in " ".join(r.text for r in doc.rules)
-    missing = _package({"_rels/.rels": _RELS.format("word/gone.xml"), "word/document.xml": _document(*rules)})
+    missing = zip_of_members({"_rels/.rels": _RELS.format("word/gone.xml"), "word/document.xml": _document(*rules)})
     with pytest.raises(crparse.RefusedInput, match=r"its document part, word/gone.xml .* is not in the ZIP archive"):
         crparse.parse(missing, format="docx")
-    cased = _package({"word/document.xml": _document(*rules), "Word/Document.xml": _document(*rules)})
+    cased = zip_of_members({"word/document.xml": _document(*rules), "Word/Document.xml": _document(*rules)})
     with pytest.raises(crparse.RefusedInput, match="more than once"):
         crparse.parse(cased, format="docx")
 
@@ -353,7 +345,7 @@ def test_docx_whose_relationships_cannot_be_read_is_refused(rels, said):
     """A .rels too large, there twice or damaged fell back to word/document.xml, a decoy, and the
     part Word shows was left out without a word (sweep 22)."""
     rules = ("100. General", "100.1. First.", "100.2. Second.")
-    data = _package({**rels, "word/document.xml": _document(*rules), "word/main.xml": _document(*rules, "100.3. Real.")})
+    data = zip_of_members({**rels, "word/document.xml": _document(*rules), "word/main.xml": _document(*rules, "100.3. Real.")})
     with pytest.raises(crparse.RefusedInput, match=said):
         crparse.parse(data, format="docx")
 

@@ -299,6 +299,20 @@ def _session(leader: int) -> list[tuple[int, int, str]]:
     return found
 
 
+def _left_of(leader: int) -> list[tuple[int, int, str]]:
+    """The processes of `leader`'s session still there 10 s after it ended, each then killed."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + 10
+    while _session(leader) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _session(leader)
+    for pid, _, _ in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
 @pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM", "SIGINT"])
 def test_the_workers_building_releases_end_with_a_killed_docs(tmp_path, sig):
     """The pool that builds several releases at once had workers of its own kind: after `docs`
@@ -324,12 +338,7 @@ def test_the_workers_building_releases_end_with_a_killed_docs(tmp_path, sig):
     docs_run.wait(timeout=30)
     if sig == "SIGINT":  # 0: the builds ended before the signal came
         assert docs_run.returncode in (130, 0) and time.monotonic() - sent < 5, (docs_run.returncode, time.monotonic() - sent)
-    deadline = time.monotonic() + 10
-    while _session(docs_run.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = _session(docs_run.pid)
-    for pid, _, _ in left:
-        os.kill(pid, signal.SIGKILL)
+    left = _left_of(docs_run.pid)
     assert not left, left
 
 
@@ -348,10 +357,5 @@ def test_one_release_is_built_by_no_worker_that_outlives_docs(corpus, tmp_path, 
     time.sleep(2.0)  # into the build
     os.kill(docs_run.pid, getattr(signal, sig))
     _, err = docs_run.communicate(timeout=30)
-    deadline = time.monotonic() + 10
-    while _session(docs_run.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = _session(docs_run.pid)
-    for pid, _, _ in left:
-        os.kill(pid, signal.SIGKILL)
+    left = _left_of(docs_run.pid)
     assert not left and b"Traceback" not in err, (left, err[-1000:])

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import zipfile
-from io import BytesIO
 from pathlib import Path
 
 import pytest
-from builders import make_docx, make_pdf
+from builders import make_docx, make_pdf, zip_of_members
 from conftest import ROOT, lost_words
 
 import crparse
@@ -241,20 +239,12 @@ def test_detection_by_content_then_name(head, path, expected):
     assert detect_format(head, path) == expected
 
 
-def _zip(names: dict[str, bytes]) -> bytes:
-    out = BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        for name, data in names.items():
-            z.writestr(name, data)
-    return out.getvalue()
-
-
 @pytest.mark.parametrize(
     "data, message",
     [
         (b"PK\x03\x04" + b"\x00" * 40, "broken ZIP archive"),
-        (_zip({"hello.txt": b"hi"}), "not a DOCX"),
-        (_zip({"word/document.xml": b"<not-xml"}), "cannot read this DOCX file"),
+        (zip_of_members({"hello.txt": b"hi"}), "not a DOCX"),
+        (zip_of_members({"word/document.xml": b"<not-xml"}), "cannot read this DOCX file"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 100, "unsupported: convert it to DOCX"),
         (b"%PDF-1.4\n%garbage, no objects\n", "cannot read this PDF file"),
         (make_pdf([[], []]), "no text layer"),
