@@ -48,13 +48,22 @@ def _leading_run() -> re.Pattern[str]:
     return re.compile(f"[ \\t]*[{invisible}][ \\t{invisible}]*")
 
 
+def _invisible_run(text: str) -> re.Match[str] | None:
+    """The run of spaces and invisible characters `text` starts with, if it holds an invisible one."""
+    if not text or text[0] < "\x80" and text[0] not in _PAGE_BREAKS and (
+            text[0] not in " \t" or text.lstrip(" \t")[:1] < "\x80" and text.lstrip(" \t")[:1] not in _PAGE_BREAKS):
+        return None  # most lines: the table of characters is built only where one may be there
+    return _leading_run().match(text)
+
+
 def visible_start(text: str) -> str:
     """`text` without the invisible characters before its text (spaces and tabs kept)."""
-    if not text or text[0] < "\x80" and text[0] not in _PAGE_BREAKS and text.lstrip(" \t")[:1] < "\x80" and \
-            text.lstrip(" \t")[:1] not in _PAGE_BREAKS:
-        return text
-    run = _leading_run().match(text)
-    return text if run is None else _NOT_ASCII_SPACE.sub("", run[0]) + text[run.end():]
+    run = _invisible_run(text)
+    return text if run is None else _without(run, text)
+
+
+def _without(run: re.Match[str], text: str) -> str:
+    return _NOT_ASCII_SPACE.sub("", run[0]) + text[run.end():]
 
 
 def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic | None]:
@@ -64,16 +73,13 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
     names: dict[str, None] = {}
     out = lines
     for i, line in enumerate(lines):
-        if not line or line[0] < "\x80" and line[0] not in _PAGE_BREAKS and (
-                line[0] not in " \t" or line.lstrip(" \t")[:1] < "\x80" and line.lstrip(" \t")[:1] not in _PAGE_BREAKS):
-            continue  # most lines: the table of characters is built only where one may be there
-        run = _leading_run().match(line)
+        run = _invisible_run(line)
         if run is None:
             continue
         if out is lines:
             out = list(lines)
         leading = run[0]
-        out[i] = _NOT_ASCII_SPACE.sub("", leading) + line[run.end():]
+        out[i] = _without(run, line)
         if len(changed) < 100:  # the characters of the first lines are named
             for char in dict.fromkeys(leading):
                 if char not in " \t" and len(names) < 4:
