@@ -39,10 +39,13 @@ class Input(NamedTuple):
         return self.skipped is not None and (self.named or self.unread)
 
 
-def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True) -> Iterator[Input]:
+def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,
+           other_editions: bool = True) -> Iterator[Input]:
     """The files `paths` name, in order. A named path that does not exist is listed as it
     is: reading it reports the error with its name. `editions=False` lists the files of a reST
-    edition one by one (for tools that read files rather than documents).
+    edition one by one (for tools that read files rather than documents); `other_editions=False`
+    does not go into a directory below a given one that holds an edition of its own (an
+    `index.rst`): an edition's own files.
 
     With `once`, a file a walk meets again under another name (a symbolic or hard link, or a
     file named and also in a directory given) is listed as skipped, naming the one that is
@@ -54,9 +57,9 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         path = Path(raw)
         if _is_dir(path):
             if once:
-                yield from _once(_walk(path, editions), seen)
+                yield from _once(_walk(path, editions, other_editions), seen)
             else:
-                yield from (item for item, _, _ in _walk(path, editions))
+                yield from (item for item, _, _ in _walk(path, editions, other_editions))
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
@@ -83,7 +86,7 @@ def _once(walked: Iterable[tuple[Input, tuple[int, int] | None, bool]], seen: di
         seen.setdefault(identity, path)
 
 
-def _walk(top: Path, editions: bool) -> Iterator[tuple[Input, tuple[int, int] | None, bool]]:
+def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tuple[Input, tuple[int, int] | None, bool]]:
     """The files under `top`, depth first in name order, by a loop rather than os.walk's
     recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
     files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
@@ -94,7 +97,10 @@ def _walk(top: Path, editions: bool) -> Iterator[tuple[Input, tuple[int, int] | 
     are not listed: the edition is read through its index, which reads only the files its
     toctree names inside the edition, and a file the index refused must not be read on its
     own. An `index.rst` that is not read (a FIFO, a link leading out) makes no edition: the
-    `.rst` files beside it are listed, not dropped without a word (sweep 17)."""
+    `.rst` files beside it are listed, not dropped without a word (sweep 17).
+
+    A link to a directory inside `top` is walked where it lies; one to a hidden directory, which
+    the walk passes over, is listed as skipped (it went without a word: sweep 24)."""
     try:
         real_top = real_path(top)
     except OSError:  # the listing says why
@@ -113,7 +119,8 @@ def _walk(top: Path, editions: bool) -> Iterator[tuple[Input, tuple[int, int] | 
             path = here / entry.name
             try:
                 linked = entry.is_symlink()
-                outside = linked and not _inside(real_path(path), real_top)
+                real = real_path(path) if linked else None
+                outside = real is not None and not _inside(real, real_top)
                 is_dir = entry.is_dir()
             except (OSError, ValueError) as err:  # a path past PATH_MAX: this entry only, not the walk
                 yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
@@ -123,12 +130,18 @@ def _walk(top: Path, editions: bool) -> Iterator[tuple[Input, tuple[int, int] | 
             elif is_dir:
                 if not linked:  # a link to a directory inside is walked where it lies
                     below.append(path)
+                elif real is not None and any(part.startswith(".") for part in Path(os.path.relpath(real, real_top)).parts):
+                    yield Input(str(path), False, "a symbolic link to a hidden directory, which a walk passes over"), None, True
             else:
                 files.append(path)
                 if linked:
                     linked_files.add(path)
-        if editions and here / "index.rst" in files and _special_status(here / "index.rst")[0] is None:
-            edition = here
+        if here / "index.rst" in files and _special_status(here / "index.rst")[0] is None:
+            if not other_editions and here != top:
+                continue  # another edition's, and all below it (filtering them out after a walk of
+                # everything was quadratic in nested editions: 2,000 took 23 s, sweep 24)
+            if editions:
+                edition = here
         for path in files:
             if edition is not None and path.name.endswith(".rst") and path != edition / "index.rst":
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)

@@ -215,6 +215,22 @@ def test_a_walk_lists_each_file_once_however_many_names_it_has(tmp_path):
     assert len(everything) == 10
 
 
+def test_a_link_to_a_hidden_directory_is_said_not_walked(tmp_path):
+    """A link to a directory inside is walked where it lies: in a hidden directory, which the walk
+    passes over, so the release behind it went without a word (sweep 24)."""
+    top = tmp_path / "top"
+    (top / ".hidden" / "deeper").mkdir(parents=True)
+    (top / ".hidden" / "deeper" / "release.txt").write_text("x")
+    (top / "visible").symlink_to(top / ".hidden")
+    (top / "also").symlink_to(top / ".hidden" / "deeper")
+    (top / "sub").mkdir()
+    (top / "sub-link").symlink_to(top / "sub")  # walked where it lies: nothing to say
+    listed = {Path(i.path).name: i.skipped for i in inputs([top])}
+    assert listed == {"also": "a symbolic link to a hidden directory, which a walk passes over",
+                      "visible": "a symbolic link to a hidden directory, which a walk passes over"}
+    assert not any(i.refused for i in inputs([top]))
+
+
 def test_lineage_reads_a_release_behind_many_links_once(tmp_path, capsys):
     top = tmp_path / "top"
     top.mkdir()

@@ -144,6 +144,39 @@ def test_a_nested_toctree_file_is_refused_naming_the_file_and_its_line(tmp_path)
     assert f"nested more than {L.MAX_RST_NESTING} levels deep (in deep.rst, line " in message, message
 
 
+@pytest.mark.parametrize("shape", ["wide", "deep"])
+def test_nested_editions_are_listed_in_linear_time(tmp_path, shape):
+    """Each edition listed all the files below it and then filtered out those of the editions
+    nested in it, comparing each file with each: 3,000 sub-directories holding an index.rst of
+    their own, over 40 s for one edition; a chain of 300 editions one inside the other walked as
+    documents, over 30 s (sweep 24). An edition's listing now stops at another edition's."""
+    top = tmp_path / "ed"
+    write(tmp_path, "ed/index.rst", "Rules\n=====\n\n.. toctree::\n\n   rules\n")
+    write(tmp_path, "ed/rules.rst", HEAD)
+    write(tmp_path, "ed/forgotten.rst", "X\n=\n\nx\n")
+    if shape == "wide":
+        for n in range(3000):
+            (top / f"s{n}").mkdir()
+            (top / f"s{n}" / "index.rst").write_text("X\n=\n\nx\n")
+            (top / f"s{n}" / "other.rst").write_text("X\n=\n\nx\n")  # its edition's, not said in ours
+        result = run_limited(["parse", "--json", str(top / "index.rst")], seconds=10)
+    else:
+        deep = top
+        for _ in range(300):
+            deep = deep / "d"
+            deep.mkdir()
+            (deep / "index.rst").write_text("X\n=\n\nx\n")
+        result = run_limited(["parse", str(top)], seconds=10)
+    assert result.ok_within_limits, (result.timed_out, result.seconds, result.stderr[-500:])
+    if shape == "wide":
+        import json
+
+        said = [d["message"] for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "rst-toctree"]
+        assert said == ["1 .rst file(s) of the edition's directory that no toctree names, not read: forgotten.rst"]
+    else:  # the 300 below are no CR documents: each refused, in a line of its own
+        assert result.stderr.decode().count("not a Comprehensive Rules document") == 300
+
+
 _UNBOUNDED = ("import crparse.readers.limits as L\nL.MAX_RST_NESTING = 10**6\nL.RST_WORK_FACTOR = 10**6\n"
               "from crparse.cli.main import main\nsys.argv[0] = 'crparse'\nsys.exit(main())")
 

@@ -355,10 +355,8 @@ class _Edition:
         from crparse.inputs import inputs
 
         if self._listed is None:
-            files = [Path(i.path) for i in inputs([self.directory], editions=False, once=False)
-                     if i.skipped is None and i.path.endswith(".rst")]
-            others = {f.parent for f in files if f.name == "index.rst" and f.parent != self.directory}
-            self._listed = [f for f in files if not any(other == f.parent or other in f.parents for other in others)]
+            self._listed = [Path(i.path) for i in inputs([self.directory], editions=False, once=False, other_editions=False)
+                            if i.skipped is None and i.path.endswith(".rst")]
         return self._listed
 
     def unnamed(self) -> list[Diagnostic]:
