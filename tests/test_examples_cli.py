@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -283,3 +284,56 @@ def test_no_conftest_is_imported_before_the_plugin_is_configured(tmp_path, form)
                          timeout=120, check=False)
     assert "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
     assert not mark.exists(), mark.read_text()
+
+
+def _plugin(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *args],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=cwd,
+                          timeout=120, check=False)
+
+
+def test_the_plugin_holds_a_document_to_the_budget_crparse_examples_has(tmp_path):
+    """The plugin ran each example with no budget: 100 long distinct examples, 22 s, against
+    2.9 s for `crparse examples`, which stops at the document's budget (sweep 24). The items past
+    it are skipped as unsupported, saying why, as `crparse examples` reports them."""
+    from hostile_inputs import long_distinct_examples
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    examples = {f"801.{i + 10}": text for i, text in enumerate(long_distinct_examples())}
+    document(docs, examples)
+    run = _plugin([f"--cr-examples={docs}", "-rs"], tmp_path)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    # -rs prints each reason once, with the number of items it is the reason of
+    over = sum(int(re.match(r"SKIPPED \[(\d+)\]", line)[1]) for line in run.stdout.splitlines()
+               if "it reads in one document" in line)
+    cli = subprocess.run([sys.executable, "-m", "crparse", "examples", str(docs / "cr.txt")], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120, check=False)
+    assert over == cli.stdout.count("it reads in one document") > 20, (over, cli.stdout[-2000:])
+
+
+def test_an_empty_path_is_a_usage_error_and_runs_nothing_of_the_directory(tmp_path):
+    """`--cr-examples=` turned the plugin off (the option tested for truth): pytest collected the
+    directory it started in and imported its conftest.py, and ran its test_*.py (sweep 24)."""
+    mark = tmp_path / "RAN"
+    (tmp_path / "conftest.py").write_text(f"open({str(mark)!r}, 'a').write('conftest')\n")
+    (tmp_path / "test_here.py").write_text(f"def test_x():\n    open({str(mark)!r}, 'a').write('test')\n")
+    document(tmp_path)
+    run = _plugin(["--cr-examples="], tmp_path)
+    assert run.returncode == 4 and "--cr-examples: the PATH given is empty" in run.stderr, run.stdout + run.stderr
+    assert not mark.exists(), mark.read_text()
+
+
+@pytest.mark.parametrize("name", ["a::b", "c[1]", "d[x]::e"])
+def test_a_path_pytest_would_read_as_a_test_id_is_collected(tmp_path, name):
+    """pytest reads `a::b` as test b of file a, `c[1]` as a parametrization: a PATH named so was
+    refused as not found, or as a path with a parametrization (sweep 24)."""
+    docs = tmp_path / name
+    (docs / "sub").mkdir(parents=True)
+    document(docs / "sub")
+    document(tmp_path, name="beside.txt")  # above PATH: not collected
+    for path in (docs, docs / "sub" / "cr.txt"):
+        run = _plugin([f"--cr-examples={path}", "-v"], tmp_path)
+        assert run.returncode == 0 and "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+        assert "beside.txt" not in run.stdout
+        assert run.stdout.count("PASSED") == 3

@@ -32,7 +32,7 @@ def pytest_load_initial_conftests(early_config, parser, args) -> None:
     files of the directory it is started in and of its `test*` directories before any plugin is
     configured (a documents' directory named testdata had its conftest.py imported), and, in the
     form `--cr-examples PATH`, of the directories PATH and it share (sweep 22)."""
-    if getattr(early_config.known_args_namespace, "cr_examples", None):
+    if getattr(early_config.known_args_namespace, "cr_examples", None) is not None:  # even empty (sweep 24)
         early_config.known_args_namespace.noconftest = True
 
 
@@ -44,11 +44,14 @@ def pytest_configure(config) -> None:
         if period(date) is None:
             raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
+    if path == "":  # tested for truth, an empty PATH turned the plugin off: pytest collected the
+        # directory it was started in, its conftest.py and test_*.py (sweep 24)
+        raise pytest.UsageError("--cr-examples: the PATH given is empty")
     if path:
         _configured_from_here(config, path)
         # absolute, not resolved: a PATH that is a link is collected where it is, not where its
         # target lies, whose conftest.py was imported (sweep 19)
-        config.args[:] = [os.path.abspath(path)]
+        config.args[:] = [_collection_argument(path)]
         config.addinivalue_line("markers", "cr_example: a worked example of the Comprehensive Rules")
         # A document is no doctest: pytest's doctest plugin ran the ">>>" lines of the documents
         # given to it as paths, and read them as UTF-8, ending the run on a cp1252 release (sweep 18)
@@ -64,6 +67,18 @@ def pytest_configure(config) -> None:
         if hasattr(config.pluginmanager, "_confcutdir"):
             top = os.path.abspath(path)
             config.pluginmanager._confcutdir = Path(top if os.path.isdir(top) else os.path.dirname(top))
+
+
+def _collection_argument(path: str) -> str:
+    """What pytest is given to collect PATH: PATH, or the nearest directory above it whose name
+    pytest does not read as a test ID ("a::b" is test b of file a, "c[1]" a parametrization:
+    PATH was refused as not found, or as a path with a parametrization: sweep 24). pytest goes
+    from there only into the directories on the way to PATH's documents (pytest_ignore_collect)."""
+    top = Path(os.path.abspath(path))
+    for directory in (top, *top.parents):
+        if "::" not in str(directory) and "[" not in str(directory):
+            return str(directory)
+    return str(top)
 
 
 def _configured_from_here(config, path: str) -> None:
@@ -112,10 +127,16 @@ _WAYS: set[str] = set()
 
 
 def _ways(config) -> set[str]:
-    """The directories from PATH down to each listed document."""
+    """The directories from what pytest was given (PATH, or a directory above it) down to each
+    listed document."""
     if not _WAYS:
         root = Path(os.path.abspath(config.getoption("--cr-examples")))
+        given = Path(_collection_argument(config.getoption("--cr-examples")))
         _WAYS.add(str(root))
+        for directory in root.parents if given != root else ():
+            _WAYS.add(str(directory))
+            if directory == given:
+                break
         for document in _listed(config):
             for directory in Path(document).parents:
                 if str(directory) in _WAYS or directory == root:
@@ -183,6 +204,7 @@ class CrDocument(pytest.File):
         import crparse
         from crparse.errors import CrparseError
         from crparse.examples import cases, given_rules_date, rules_date, store_identifier
+        from crparse.examples.collect import DocumentRun
 
         doc = _parsed(self.config).get(str(self.path))
         if doc is None:
@@ -201,8 +223,9 @@ class CrDocument(pytest.File):
                 date, how = rules_date(doc, identify=store_identifier(self.config.getoption("--cr-db")))
             except CrparseError as err:
                 undated = str(err)
+        run = DocumentRun(date) if date else None  # one budget for the document's items, as `crparse examples` has
         for case in cases(doc, self.config.getoption("--cr-rule")):
-            yield CrExample.from_parent(self, name=case.name, case=case, rules_date=date, how=how, undated=undated)
+            yield CrExample.from_parent(self, name=case.name, case=case, rules_date=date, how=how, undated=undated, run=run)
 
 
 class ExampleFailed(Exception):
@@ -210,17 +233,15 @@ class ExampleFailed(Exception):
 
 
 class CrExample(pytest.Item):
-    def __init__(self, *, case, rules_date: str | None, how: str, undated: str | None = None, **kwargs):
+    def __init__(self, *, case, rules_date: str | None, how: str, undated: str | None = None, run=None, **kwargs):
         super().__init__(**kwargs)
-        self.case, self.rules_date, self.how, self.undated = case, rules_date, how, undated
+        self.case, self.rules_date, self.how, self.undated, self.run = case, rules_date, how, undated, run
         self.add_marker("cr_example")
 
     def runtest(self) -> None:
-        from crparse.examples.collect import _result
-
-        if self.undated:
-            pytest.skip(f"unsupported: {self.undated}")
-        result = _result(self.case, self.rules_date, None)
+        if self.undated or self.run is None:
+            pytest.skip(f"unsupported: {self.undated or 'no rules date'}")
+        result = self.run.result(self.case)
         if result.status == "unsupported":
             pytest.skip(f"unsupported: {result.reason}")
         if result.status == "failed":
