@@ -639,3 +639,21 @@ def test_a_store_or_a_release_named_through_a_long_chain_of_links_is_one_line(tm
                  ["index", "--db", str(tmp_path / "s0000"), str(release)]):
         err = _one_line_refusal(run_limited(args))
         assert "Too many levels of symbolic links" in err, err
+
+
+def test_a_store_named_through_a_loop_of_links_is_said_so(store, tmp_path):
+    """Path.exists says False for a loop of links, or a chain past the system's 40: the reading
+    commands said "no store here: build it with crparse index", for a store at the chain's end
+    too (sweep 24)."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    target = store.name
+    for n in range(45):
+        (tmp_path / f"l{n}").symlink_to(target)
+        target = f"l{n}"
+    for name in ("a", "l44"):
+        for command in (["history", "100.1"], ["search", "rules"]):
+            err = _one_line_refusal(run_limited([*command, "--db", str(tmp_path / name)]))
+            assert err == (f"crparse: {tmp_path / name}: cannot open the store: its name is a loop of symbolic links, "
+                           "or a chain of more than the system follows\n"), err
+    assert run_limited(["history", "100.1", "--db", str(tmp_path / "l30")]).returncode == 0  # within the 40

@@ -9,6 +9,7 @@ refused with a message saying how to rebuild it (crparse index --rebuild).
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import sqlite3
@@ -156,6 +157,16 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
     into a file the user named) and refused unless it holds every table of the schema, as
     crparse makes them."""
     path = Path(path) if path is not None else default_path()
+    try:
+        # Path.exists says False for a loop of links (or a chain past the system's 40), which was
+        # "no store here: build it with crparse index", and that index then failed (sweep 24)
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise CrparseError("cannot open the store: its name is a loop of symbolic links, or a chain of more "
+                               "than the system follows", path=str(path)) from None
+    except ValueError:  # a NUL: said below, as before
+        pass
     try:
         exists = path.exists()
         if exists and not path.is_file():
