@@ -798,3 +798,27 @@ def test_a_chain_of_links_is_said_not_a_recursion_error(tmp_path):
     os.symlink(os.path.relpath(_link_chain(index.parent, 2_000), index.parent), index.parent / "x.rst")
     said = toctree_warnings(crparse.parse(index))
     assert any("'x' not read: cannot read" in m and "symbolic links" in m for m in said), said
+
+
+def test_rules_in_markup_whose_text_is_not_read_are_warned(tmp_path):
+    """A comment, an unused substitution, an image's alt text, a meta's content holding what
+    reads as rules went to the residue as markup without a word, where HTML's and Markdown's
+    comments are warned (sweep 24). A label named like a rule, and a substitution whose text is
+    read where it is used, are nothing to say."""
+    hidden = RULES + (
+        "\n.. 800.3. A rule hidden in a comment.\n\n..\n   800.4. In an indented comment.\n\n"
+        ".. |unused| replace:: 800.5. In an unused substitution.\n\n"
+        ".. image:: x.png\n   :alt: 800.6. In an image's alt text.\n\n"
+        ".. meta::\n   :description: 800.7. In a meta's content.\n"
+    )
+    doc = crparse.parse(edition(tmp_path, rules=hidden))
+    said = [d for d in doc.diagnostics if "hold what reads as rules" in d.message]
+    assert [(d.code, d.severity) for d in said] == [("rst-markup", "warning")]
+    assert said[0].message.startswith("rules.rst: 5 comment(s), unused substitution definition(s)"), said[0].message
+    assert ".. 800.3. A rule hidden in a comment." in [r.text for r in doc.residue]
+    plain = RULES + ("\n.. _800.2:\n\n.. |used| replace:: 800.9. Used.\n\n800.3\n-----\n\nSee |used|\n\n"
+                     ".. a comment that is only a comment, 800.1 cited\n")
+    (tmp_path / "b").mkdir()
+    doc = crparse.parse(edition(tmp_path / "b", rules=plain))
+    assert not [d for d in doc.diagnostics if "hold what reads as rules" in d.message]
+    assert doc.rule("800.3").text == "See 800.9. Used."

@@ -42,8 +42,8 @@ import os
 import posixpath
 import re
 import sys
+from collections import Counter
 from contextlib import contextmanager
-
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,6 +175,11 @@ def _read(raw: bytes, path: str | None) -> Extract:
     writer = _Writer(numbers, labels, titles, diagnostics)
     for document, source in zip(documents, files):
         writer.document(document, source)
+    for name, count in writer.hidden.items():
+        diagnostics.append(Diagnostic(
+            None, "warning", "rst-markup",
+            f"{name}: {count:,} comment(s), unused substitution definition(s), image alt text(s) or meta "
+            "content(s) hold what reads as rules (a rule or section number at a line's start), not read"))
     source_text = [line for f in files for line in f.lines]
     return Extract(
         format="rst",
@@ -397,6 +402,9 @@ _TOCTREE = re.compile(r"\.\.\s+toctree::")
 _ENUMERATOR = re.compile(r"(\(?)(\d{1,9}|#|[A-Za-z])([.)])")
 _REFERENCE_END = re.compile(r"(?<=[\w`\]])__?(?!\w)")
 # docutils reads \v and \f as spaces, and breaks lines also where str.splitlines does
+# What reads as a rule in markup whose text is not read: a rule or section number at a line's start.
+_HIDDEN_RULE = re.compile(r"(?m)^[ \t]*\d{3}\.(?:\d+[a-z]?\.?)?(?=[ \t]|$)")
+_SUBSTITUTION_USE = re.compile(r"\|([^|\n]{1,200})\|")
 _DOCUTILS_BREAK = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
@@ -1303,6 +1311,8 @@ class _Writer:
     offset: int = 0
     places: dict[int, dict[int, int]] = field(default_factory=dict)  # id(chapter) -> id(section) -> its place
     source: _File | None = None  # the file being written: its lines, where a block starts
+    hidden: Counter = field(default_factory=Counter)  # file name -> markup in it that holds what reads as rules
+    _uses: Counter | None = None  # the file's `|name|` uses, by name (substituted)
 
     def emit(self, text: str, first: int, last: int | None = None, blank: bool = True) -> None:
         first += self.offset
@@ -1318,6 +1328,7 @@ class _Writer:
 
         self.offset = source.offset
         self.source = source
+        self._uses = None
         leading = True
         for child in document.children:
             if leading and isinstance(child, nodes.field_list):
@@ -1427,12 +1438,41 @@ class _Writer:
                 self.emit(f"{name}: {' '.join(value.split())}", line, line + entry.rawsource.count("\n"))
         elif isinstance(node, (nodes.target, nodes.substitution_definition, nodes.comment, nodes.system_message,
                                _toctree)):  # type: ignore[name-defined]
+            self.not_read(node)
             return  # markup without text of its own: its lines become "markup" residue
         elif isinstance(node, (nodes.Element,)) and node.children:
             for child in node.children:
                 self.body(child, rule)
         elif isinstance(node, nodes.Text) and node.astext().strip():
             self.emit(node.astext(), _first_line(node.parent))
+        elif isinstance(node, nodes.Element):  # an image, a meta: their text is attributes'
+            self.not_read(node)
+
+    def not_read(self, node) -> None:
+        """Notes markup whose text is not read that holds what reads as rules (a rule or section
+        number at a line's start): a comment, a target, a substitution never used, an image's alt
+        text, a meta's content went to the residue as markup without a word, where HTML's and
+        Markdown's comments are warned (sweep 24)."""
+        from docutils import nodes
+
+        if isinstance(node, (nodes.target, nodes.system_message)) or type(node).__name__ == "toctree":
+            return  # a label named like a rule ("_100.1:") is a label; messages are said already
+        if isinstance(node, nodes.comment):
+            texts = [node.astext()]
+        elif isinstance(node, nodes.substitution_definition):  # its text is read where it is used
+            texts = [node.astext()] if not any(self.substituted(name) for name in node["names"]) else []
+        else:
+            texts = [str(node.get(name) or "") for name in ("alt", "content")]
+        if any(_HIDDEN_RULE.search(text) for text in texts):  # docutils gives a comment no line of its own
+            self.hidden[Path(self.source.path).name if self.source is not None else ""] += 1
+
+    def substituted(self, name: str) -> bool:
+        """Whether the file being written uses the substitution `name` (`|name|` besides its
+        definition): counted once a file, in one pass."""
+        if self._uses is None:
+            text = "\n".join(self.source.lines) if self.source is not None else ""
+            self._uses = Counter(" ".join(m.split()).lower() for m in _SUBSTITUTION_USE.findall(text))
+        return self._uses[" ".join(name.split()).lower()] > 1
 
     def block_start(self, node, texts: list[str]) -> int:
         """The source line of a block's first line. docutils gives a `code` directive's block the
