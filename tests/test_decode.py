@@ -185,3 +185,38 @@ def test_lines_ending_in_separators_and_one_lf_at_the_end_are_read(separator):
     doc = crparse.parse(text.encode(), format="text")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"]
 
+
+
+@pytest.mark.parametrize("bom, name", [(b"\xff\xfe", "UTF-16LE"), (b"\xfe\xff", "UTF-16BE")])
+@pytest.mark.parametrize("codec, encoding", [("ascii", "ascii"), ("utf-8", "utf-8"), ("cp1252", "cp1252")])
+def test_8bit_text_behind_a_utf16_bom_is_read_as_it_is(bom, name, codec, encoding):
+    """Read as UTF-16, it was CJK, refused as "no numbered rules" (sweep 24): a CR in UTF-16 has a
+    NUL in every digit, space and line end."""
+    text = "100. General\n\n100.1. These Magic rules apply to any Magic game.\n\n100.2. To play: “café”.\n"
+    if codec == "ascii":
+        text = text.replace("“café”", "a deck")
+    doc = crparse.parse(bom + text.encode(codec))
+    assert doc.rule("100.2").text == text.splitlines()[-1].removeprefix("100.2. ")
+    assert doc.source.encoding == encoding and doc.source.bom
+    said = [d.message for d in doc.diagnostics if d.code == "bom-mismatch"]
+    assert said == [f"a {name} byte-order mark before {encoding} text: read as {encoding}"]
+
+
+def test_genuine_utf16_with_a_bom_is_still_utf16():
+    text = "100. General\n\n100.1. 這些規則。\n\n100.2. To play.\n"
+    for codec, bom in (("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")):
+        doc = crparse.parse(bom + text.encode(codec))
+        assert doc.rule("100.1").text == "這些規則。" and doc.source.encoding == codec
+        assert not [d for d in doc.diagnostics if d.code == "bom-mismatch"]
+
+
+def test_8bit_lines_ending_in_byte_0x85_are_read():
+    """Byte 0x85 is NEL in ISO-8859-1 (an EBCDIC file converted byte for byte): read as cp1252's
+    "…", the text was one line, refused (sweep 24). UTF-8 holding 0x85 inside a character
+    ("Å" is C3 85) and no line end stays one line, as before."""
+    text = "\x85".join(["100. General", "", "100.1. One, café.", "", "100.2. Two. See rule 100.1.", ""])
+    doc = crparse.parse(text.encode("latin-1"), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"] and doc.source.line_endings == "NEL"
+    assert doc.rule("100.1").text == "One, café." and doc.rule("100.2").line == 5
+    decoded = decode_bytes("100.1. Å one line only, 100.2. Å".encode())
+    assert decoded.lines == ["100.1. Å one line only, 100.2. Å"]

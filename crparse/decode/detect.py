@@ -193,10 +193,19 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
         return _strict_or_mixed(rest, diagnostics, "utf-8", bom=True)
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         raise RefusedInput("UTF-32 text is not supported; convert it to UTF-8")
-    if data.startswith(b"\xff\xfe"):
-        return _utf16(data[2:], "utf-16-le", diagnostics), "utf-16-le", True
-    if data.startswith(b"\xfe\xff"):
-        return _utf16(data[2:], "utf-16-be", diagnostics), "utf-16-be", True
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        codec = "utf-16-le" if data.startswith(b"\xff\xfe") else "utf-16-be"
+        rest = data[2:]
+        if rest and b"\x00" not in rest[:4096]:
+            # a UTF-16 byte-order mark before 8-bit text (a concatenation, a converter): a CR in
+            # UTF-16 has a NUL in every digit, space and line end. Read as UTF-16 it was CJK, refused
+            # as "no numbered rules" (sweep 24)
+            text, encoding, _ = _decode(rest, diagnostics)
+            diagnostics.append(Diagnostic(1, "warning", "bom-mismatch",
+                                          f"a {codec.upper().replace('-LE', 'LE').replace('-BE', 'BE')} byte-order mark before {encoding} text: "
+                                          f"read as {encoding}"))
+            return text, encoding, True
+        return _utf16(rest, codec, diagnostics), codec, True
 
     sample = data[:65536]
     nuls = sample.count(0)
@@ -215,6 +224,12 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
         )
     if data.isascii():
         return data.decode("ascii"), "ascii", False
+    if b"\x85" in data and b"\n" not in data and b"\r" not in data and not _is_utf8(data):
+        # lines ending only in byte 0x85, NEL in ISO-8859-1 (an EBCDIC file converted byte for
+        # byte): read as cp1252's "…", the text was one line, refused (sweep 24). Each 0x85 is NEL
+        # (U+0085), which the line split reads as a line end, saying so.
+        text, encoding, bom = _strict_or_mixed(data.replace(b"\x85", b"\n"), diagnostics, None, bom=False)
+        return text.replace("\n", "\x85"), encoding, bom
     return _strict_or_mixed(data, diagnostics, None, bom=False)
 
 
