@@ -214,7 +214,8 @@ def test_8bit_lines_ending_in_byte_0x85_are_read():
     """Byte 0x85 is NEL in ISO-8859-1 (an EBCDIC file converted byte for byte): read as cp1252's
     "…", the text was one line, refused (sweep 24). UTF-8 holding 0x85 inside a character
     ("Å" is C3 85) and no line end stays one line, as before."""
-    text = "\x85".join(["100. General", "", "100.1. One, café.", "", "100.2. Two. See rule 100.1.", ""])
+    lines = ["100. General", "", "100.1. One, café.", "", "100.2. Two. See rule 100.1.", ""]
+    text = "\x85".join(lines)
     doc = crparse.parse(text.encode("latin-1"), format="text")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"] and doc.source.line_endings == "NEL"
     assert doc.rule("100.1").text == "One, café." and doc.rule("100.2").line == 5
