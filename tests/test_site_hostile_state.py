@@ -300,3 +300,8 @@ def test_an_output_that_is_a_link_to_a_file_is_said_so(tmp_path, capsys):
     out.symlink_to(target)
     assert main(["docs", str(Path(__file__).parent / "fixtures" / "modern.txt"), "-o", str(out)]) == 2
     assert f"the output is not a directory (a symbolic link to {target}, a file)" in capsys.readouterr().err
+    # ... and of a link to a device, "a file" (sweep 24)
+    out.unlink()
+    out.symlink_to("/dev/null")
+    assert main(["docs", str(Path(__file__).parent / "fixtures" / "modern.txt"), "-o", str(out)]) == 2
+    assert "the output is not a directory (a symbolic link to /dev/null, a device)" in capsys.readouterr().err

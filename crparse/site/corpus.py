@@ -577,15 +577,26 @@ def _usable_output(out: Path) -> None:
             except OSError:
                 target = "?"
             why = (f"a symbolic link to {target}, which does not exist" if not os.path.exists(place)
-                   else f"not a directory (a symbolic link to {target}, a file)")  # a file: not "does not exist" (sweep 19)
+                   else f"not a directory (a symbolic link to {target}, {_kind(place)})")  # not "does not exist" (sweep 19)
         else:
-            why = "not a directory"
+            why = f"not a directory ({_kind(place)})"
         raise SiteError(f"the output directory cannot be made: {place} is {why}" if place != out
                         else f"the output is {why}", path=str(out))
     work = out / WORK
     if os.path.lexists(work) and not os.path.isdir(work):
         raise SiteError(f"{work} is not a directory: crparse docs keeps its caches and lock there; remove it",
                         path=str(out))
+
+
+def _kind(path: Path) -> str:
+    """What a path that is not a directory is: "a file", "a device" (a link to /dev/zero was
+    called a file: sweep 24)..."""
+    from crparse.inputs import file_kind
+
+    try:
+        return file_kind(os.stat(path).st_mode) or "a file"
+    except OSError:
+        return "a file"
 
 
 def _no_inputs_in(paths: Sequence[Path], out: Path) -> None:
