@@ -759,6 +759,36 @@ def test_rules_in_markup_no_page_shows_are_said_in_every_form(format, hiding):
         "warning"], doc.diagnostics
 
 
+def _rules_in_hidden_markup_said(format: str, hiding: str) -> list[str]:
+    if format == "markdown":
+        text = f"# 100. General\n\n100.1. One.\n\n100.2. Two.\n\n{hiding}\n\n100.9. Nine.\n"
+    else:
+        text = f"<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>{hiding}<p>100.9. Nine.</p></body></html>"
+    doc = crparse.parse(text.encode(), format=format)
+    return [d.severity for d in doc.diagnostics if d.code == "html-not-text" and "hold what reads as rules" in d.message]
+
+
+@pytest.mark.parametrize("hiding", [
+    "<!--<b>100.1b</b> Commented rule.-->", '<!--<span class="n">100.1b</span> Commented rule.-->',
+    "<!--[if IE]><p>100.1b IE only.</p><![endif]-->",
+    "<!--[if gte mso 9]>\n<p><strong><a href='#r100.3'>100.3.</a></strong> Rule 3.</p>\n<![endif]-->",
+    "<!--<b>100.1b</b>&nbsp;Commented rule.-->", "<!--\n<p><i>100.3.</i><span> Rule 3.</span></p>\n-->",
+])
+def test_a_commented_rule_whose_number_is_wrapped_in_markup_is_said(hiding):
+    """A rule commented out with its number in inline markup, or in an IE conditional comment,
+    went without a word where the plain `<!-- 100.1b ... -->` was said (sweep 24)."""
+    assert _rules_in_hidden_markup_said("html", hiding) == ["warning"]
+
+
+@pytest.mark.parametrize("hiding", [
+    "<!-- editor's note: check <b>100.3</b> again -->", "<!--[if IE]><link rel=stylesheet href=ie.css><![endif]-->",
+    "<!-- `v100.1` -->", "<!-- <b>1999.</b>x -->", "<!-- [100.3]x -->",
+])
+@pytest.mark.parametrize("format", ["html", "markdown"])
+def test_a_comment_that_only_mentions_a_rule_is_not_said(format, hiding):
+    assert _rules_in_hidden_markup_said(format, hiding) == []
+
+
 @pytest.mark.parametrize("element", ["script", "style"])
 def test_an_inline_script_in_markdown_is_code_not_rule_text(element):
     """Its code was read into the rule (sweep 21); a page's is skipped."""

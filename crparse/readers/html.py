@@ -341,12 +341,18 @@ _READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[
 # What reads as a rule in markup a page does not show (a comment, a processing instruction, a
 # declaration): a rule or section number at a line's start, after spaces, tags, list or emphasis
 # marks ("<!--\n<p>102.1. ...</p>\n-->" is a page commented out); in Markdown also right after the
-# construct's opening
-RULE_LINE = re.compile(r"(?m)(?:^|(?<=<!--)|(?<=<\?)|(?<=<!\[CDATA\[))(?:[ \t\xa0>#*_+-]|<[^<>\n]{0,200}>)*"
-                       r"\d{3}(?:\.\d+[a-z]?\.?|\.)[*_]*[ \t\xa0]")
+# construct's opening. The number may be wrapped in markup, before and after it: tags
+# ("<b>100.1b</b> ..."), an IE conditional comment's "[if IE]>", Markdown's emphasis, code spans and
+# links ("[100.1b](#r100.1b) ..."); a rule so wrapped went without a word (sweep 24)
+_SPACE = r"(?:[ \t\xa0]|&(?:nbsp|#160|#[xX]0*[aA]0);)"
+_TAG = r"<[^<>\n]{0,200}>"
+_BEFORE_NUMBER = rf"(?:[>#*_+~`\[-]|{_SPACE}|{_TAG}|\[if\b[^\]\n]{{0,200}}\])*"
+_NUMBER = (r"\d{3}(?:\.\d+[a-z]?\.?|\.)"
+           rf"(?:{_TAG}|\]\([^()\n]{{0,200}}\)|\]\[[^\[\]\n]{{0,200}}\]|[*_~`\]])*{_SPACE}")
+RULE_LINE = re.compile(rf"(?m)(?:^|(?<=<!--)|(?<=<\?)|(?<=<!\[CDATA\[)){_BEFORE_NUMBER}{_NUMBER}")
 # ... and after the first word, the target of a processing instruction or the name in a bogus
 # declaration (`<?php 102.1. ...?>`, `<!x 102.1. ...>`, which html.parser makes a comment of)
-_AFTER_A_WORD = re.compile(r"\A[ \t\xa0]*[A-Za-z][\w.:-]{0,40}[ \t\xa0]+" + RULE_LINE.pattern.split(")*", 1)[1])
+_AFTER_A_WORD = re.compile(rf"\A[ \t\xa0]*[A-Za-z][\w.:-]{{0,40}}[ \t\xa0]+{_BEFORE_NUMBER}{_NUMBER}")
 # ... and, where a skipped element is left open, where the page starts again: also its body, a rule
 # or section number right after a tag (a page on one line), or a block of sections or tables
 _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\d+[a-z]?\.?)?[ \t]"
