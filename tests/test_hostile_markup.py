@@ -781,6 +781,20 @@ def test_a_commented_rule_whose_number_is_wrapped_in_markup_is_said(hiding):
 
 
 @pytest.mark.parametrize("hiding", [
+    "<!-- <b>100.1b</b> Commented. -->", "<!-- [100.1b](#r100.1b) Commented. -->", "<!-- `100.1b` Commented. -->",
+    "<!-- **100.1b** Commented. -->", "<!-- _100.1b_ Commented. -->", "<!-- [100.1b][r1] Commented. -->",
+    "<!--\n- [100.1b](#r100.1b \"title\") Commented.\n-->", "<!--[if IE]><p>100.1b IE only.</p><![endif]-->",
+    "<div>\n<!-- <b>100.1b</b> Commented. -->\n</div>", "<?php `100.1b` Commented. ?>", "<?php 100.1b Commented. ?>",
+    "<!x 100.1b Commented.>",
+])
+def test_a_commented_rule_in_markdown_whose_number_is_wrapped_in_markup_is_said(hiding):
+    """Markdown's raw HTML: a number in a tag, an emphasis, a code span or a link, and one after a
+    processing instruction's target or a declaration's name (as a page's is said), went without a
+    word where the plain `<!-- 100.1b ... -->` was said (sweep 24)."""
+    assert _rules_in_hidden_markup_said("markdown", hiding) == ["warning"]
+
+
+@pytest.mark.parametrize("hiding", [
     "<!-- editor's note: check <b>100.3</b> again -->", "<!--[if IE]><link rel=stylesheet href=ie.css><![endif]-->",
     "<!-- `v100.1` -->", "<!-- <b>1999.</b>x -->", "<!-- [100.3]x -->",
 ])

@@ -30,7 +30,7 @@ from crparse.errors import RefusedInput
 from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
-from crparse.readers.html import _BLOCKS, RULE_LINE, shorten_references
+from crparse.readers.html import _AFTER_A_WORD, _BLOCKS, RULE_LINE, shorten_references
 from crparse.readers.links import link_to_rule
 
 
@@ -415,7 +415,9 @@ def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple
                 break
             stop = end + 1
             name = tag.group(1).lower() if tag is not None else ""
-            if tag is None and RULE_LINE.search(content, j, stop):  # a declaration, CDATA, a processing instruction
+            # a declaration, CDATA, a processing instruction; as in a page, also after its first word
+            # (`<?php 100.1b ...?>`, `<!x 100.1b ...>` went without a word: sweep 24)
+            if tag is None and (RULE_LINE.search(content, j, stop) or _AFTER_A_WORD.match(content[j + 2 : stop])):
                 hiding.append(offset)
             hidden = _END_OF_HIDDEN.get(name) if content[j + 1] != "/" else None
             if hidden is not None:  # a script or style: code, not text
