@@ -417,6 +417,22 @@ def test_a_page_declaring_a_quadratic_codec_is_read_as_utf8(tmp_path, charset):
     assert {"100.1", "100.2"} <= {r["number"] for r in found["rules"]}
 
 
+@pytest.mark.parametrize("charset", ["unicode_escape", "Unicode-Escape", "raw_unicode_escape", "raw-unicode-escape",
+                                     "undefined", "base64", "rot13", "hex", "zlib", "quopri", "uu"])
+def test_a_page_declaring_a_python_transform_is_read_as_utf8(charset):
+    """unicode_escape, one of Python's own codecs (as punycode and idna are), was honoured:
+    "C:\\new\\x41rules\\u0021" read as "C:", a line break, "ewArules!", with no diagnostic
+    (sweep 24). No page is written in any of them; the declaration is said and passed over."""
+    page = (f'<html><head><meta charset="{charset}"></head><body><p>100.1. These Magic rules apply.</p>'
+            "<p>100.2. Save it to C:\\new\\x41rules\\u0021 — café.</p></body></html>")
+    doc = crparse.parse(page.encode(), format="html")
+    assert doc.rule("100.2").text == "Save it to C:\\new\\x41rules\\u0021 — café."
+    assert doc.source.encoding == "utf-8"
+    (said,) = [d for d in doc.diagnostics if d.code == "html-charset"]
+    assert said.message == (f"the page declares the charset {charset.lower()!r}, which no page is written in: "
+                            "read as utf-8")
+
+
 def test_a_long_character_reference_in_a_markdown_html_block():
     """html.unescape made an int of the 5,000 digits: exit 3 for parse, text and refs."""
     import crparse

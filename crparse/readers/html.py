@@ -61,15 +61,21 @@ MAX_HTML_ATTRIBUTES = 300_000
 # Codecs a page may declare that no page is written in, whose Python decoders are quadratic: punycode
 # inserts each character by slicing, idna runs it over a label before checking its length (3 MB
 # of either: over a minute). bs4 honours any codec Python has; these fall back to UTF-8 / cp1252.
-_NOT_PAGE_ENCODINGS = ["punycode", "idna"]
+# So do Python's other text codecs of its own that are transforms, not charsets (its "Python
+# Specific Encodings" but the Windows code pages and palmos): unicode_escape rewrote a page's
+# backslashes ("C:\new\x41" read as "C:", a line break, "ewA": sweep 24), undefined decodes nothing;
+# and its codecs that are no text encoding at all (base64, rot13, zlib...: codecs.lookup knows them).
+_NOT_PAGE_ENCODINGS = ["punycode", "idna", "unicode_escape", "raw_unicode_escape", "undefined"]
+_NOT_PAGE_CODECS = frozenset(codecs.lookup(name).name for name in _NOT_PAGE_ENCODINGS)  # "unicode-escape"
 
 
 _ASCII_DECLARATION = b'<meta charset="">'
 
 
 def _declared_wrongly(raw: bytes) -> tuple[str, str] | None:
-    """The page's declared charset, as written, and why it is not read so: punycode or idna by any
-    spelling ("id-na": bs4 finds the codec with the dashes taken out); or a charset in which the
+    """The page's declared charset, as written, and why it is not read so: one of Python's own
+    transforms (punycode, idna, unicode_escape, base64...) by any spelling ("id-na": bs4 finds
+    the codec with the dashes taken out); or a charset in which the
     declaration itself, found in ASCII bytes, is not ASCII (UTF-16 or -32, EBCDIC: a UTF-8 page
     declaring one was refused as having no rules, sweep 19; HTML's own rule reads a declared
     UTF-16 as UTF-8)."""
@@ -85,7 +91,7 @@ def _declared_wrongly(raw: bytes) -> tuple[str, str] | None:
             return declared.lower(), "which names no charset"
         except LookupError:
             continue
-        if codec.name in _NOT_PAGE_ENCODINGS:
+        if codec.name in _NOT_PAGE_CODECS or not getattr(codec, "_is_text_encoding", True):
             return declared.lower(), "which no page is written in"
         try:
             ascii_kept = _ASCII_DECLARATION.decode(codec.name) == _ASCII_DECLARATION.decode("ascii")
