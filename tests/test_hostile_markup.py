@@ -433,6 +433,46 @@ def test_a_page_declaring_a_python_transform_is_read_as_utf8(charset):
                             "read as utf-8")
 
 
+_CHARSET_BODY = ("<p>100. General</p><p>100.1. These Magic rules apply.</p>"
+                 "<p>100.2. Each player needs a deck \u2014 \u0434\u0430 caf\u00e9.</p>")
+_PAST_PRESCAN = "<!-- " + "x" * 1100 + " -->"
+
+
+@pytest.mark.parametrize("page, where", [
+    ('<html><head><!-- <meta charset="koi8-r"> --></head><body>' + _CHARSET_BODY, "in a comment"),
+    ('<html><head><!--<meta charset="koi8-r">--><meta name="x"></head><body>' + _CHARSET_BODY, "in a comment"),
+    ("<html><head>" + _PAST_PRESCAN + '<!-- <meta charset="koi8-r"> --></head><body>' + _CHARSET_BODY, "in a comment"),
+    ('<html><head><!-- <meta charset="koi8-r"></head><body>' + _CHARSET_BODY, "in a comment"),  # never closed
+    ("<html><body>" + _CHARSET_BODY + "<p>" + "x " * 600 + '</p><meta charset="koi8-r"></body></html>', "past its first"),
+    ("<html><head>" + _PAST_PRESCAN + '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
+     "</head><body>" + _CHARSET_BODY, "past its first"),
+])
+def test_a_charset_declared_where_browsers_do_not_look_leaves_a_utf8_page_utf8(page, where):
+    """bs4 honours a `<meta charset>` in a comment, or anywhere in its first 2,048 bytes (5% of the
+    page): a UTF-8 page was read as koi8-r with no diagnostic (sweep 24). A browser's prescan looks
+    at the first 1,024 bytes, passing over comments: a commented declaration is not believed, a
+    later one only where the page is no UTF-8; either is said where it would have been read."""
+    doc = crparse.parse(page.encode(), format="html")
+    assert doc.source.encoding == "utf-8"
+    assert doc.rule("100.2").text.startswith("Each player needs a deck \u2014 \u0434\u0430 caf\u00e9.")
+    (said,) = [d for d in doc.diagnostics if d.code == "html-charset"]
+    assert said.severity == "warning" and where in said.message and said.message.endswith("read as utf-8")
+
+
+@pytest.mark.parametrize("page, charset", [
+    # the declaration browsers find wins over the one in a comment before it
+    ('<html><head><!-- <meta charset="koi8-r"> --><meta charset="windows-1251"></head><body>' + _CHARSET_BODY,
+     "windows-1251"),
+    ('<html><head><!--><meta charset="windows-1251"></head><body>' + _CHARSET_BODY, "windows-1251"),  # "<!-->" is closed
+    # a late declaration, of a page that is no UTF-8, is still read
+    ("<html><head>" + _PAST_PRESCAN + '<meta charset="koi8-r"></head><body>' + _CHARSET_BODY, "koi8-r"),
+])
+def test_a_charset_declared_where_browsers_look_or_needed_is_read(page, charset):
+    doc = crparse.parse(page.encode(charset, "replace"), format="html")
+    assert doc.source.encoding == charset and "\u0434\u0430" in doc.rule("100.2").text
+    assert [d.message for d in doc.diagnostics if d.code == "html-charset"] == []
+
+
 def test_a_long_character_reference_in_a_markdown_html_block():
     """html.unescape made an int of the 5,000 digits: exit 3 for parse, text and refs."""
     import crparse

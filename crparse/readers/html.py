@@ -72,16 +72,42 @@ _NOT_PAGE_CODECS = frozenset(codecs.lookup(name).name for name in _NOT_PAGE_ENCO
 _ASCII_DECLARATION = b'<meta charset="">'
 
 
-def _declared_wrongly(raw: bytes) -> tuple[str, str] | None:
+# A browser looks for a page's charset declaration in its first 1,024 bytes, passing over comments
+# (WHATWG HTML, "prescan a byte stream to determine its encoding"); bs4 looks in the first 2,048
+# bytes or 5% of the page, comments and all: a UTF-8 page was read as koi8-r, without a word, for
+# a `<!-- <meta charset="koi8-r"> -->` or a `<meta charset>` at the end of its text (sweep 24). A
+# comment runs from "<!--" to the first "-->" ("<!-->" is one), or to the end of what is looked at.
+_PRESCAN_BYTES = 1024
+_PRESCAN_COMMENT = re.compile(rb"<!(?=--).*?(?:-->|\Z)", re.DOTALL)
+
+
+def _declarations(raw: bytes) -> tuple[str | None, str | None, str | None]:
+    """The charset the page declares (lowercased, as bs4 finds a `<meta>` or an XML declaration):
+    where a browser looks for it; else the one outside comments further on, where bs4 looks
+    (a browser with nothing declared would guess, or change to it when its parser meets it: it is
+    tried after UTF-8); and the one bs4 would read the page in if it is neither (in a comment)."""
+    from bs4.dammit import EncodingDetector
+
+    found = EncodingDetector.find_declared_encoding(raw, is_html=True)
+    if found is None:
+        return None, None, None
+
+    def outside_comments(end: int) -> str | None:
+        window = _PRESCAN_COMMENT.sub(b" ", raw[:end])
+        return EncodingDetector.find_declared_encoding(window, is_html=True, search_entire_document=True)
+
+    prescanned = outside_comments(_PRESCAN_BYTES)
+    late = None if prescanned else outside_comments(max(2048, len(raw) // 20))  # bs4's window
+    return prescanned, late, (found if found not in (prescanned, late) else None)
+
+
+def _declared_wrongly(declared: str | None) -> tuple[str, str] | None:
     """The page's declared charset, as written, and why it is not read so: one of Python's own
     transforms (punycode, idna, unicode_escape, base64...) by any spelling ("id-na": bs4 finds
     the codec with the dashes taken out); or a charset in which the
     declaration itself, found in ASCII bytes, is not ASCII (UTF-16 or -32, EBCDIC: a UTF-8 page
     declaring one was refused as having no rules, sweep 19; HTML's own rule reads a declared
     UTF-16 as UTF-8)."""
-    from bs4.dammit import EncodingDetector
-
-    declared = EncodingDetector.find_declared_encoding(raw, is_html=True)
     if not declared:
         return None
     for spelling in (declared, declared.replace("-", ""), declared.replace("-", "_")):
@@ -101,6 +127,15 @@ def _declared_wrongly(raw: bytes) -> tuple[str, str] | None:
             return declared.lower(), "in which its own declaration, written in ASCII, would not be"
         return None
     return None
+
+
+def _another_codec(dammit, declared: str, read_as: str) -> bool:
+    """Whether `declared`, not believed, names a charset bs4 would have read the page in (a codec
+    it finds, no Python transform) other than the one it is read in."""
+    codec = dammit.find_codec(declared)
+    if codec is None or _declared_wrongly(declared):
+        return False
+    return codecs.lookup(codec).name != codecs.lookup(read_as).name
 
 
 @contextmanager
@@ -133,10 +168,17 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # decoded here (as bs4 would) to be defused before the parser sees it
             # UTF-16 without a BOM: bs4 would not know it without a detector
             wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
-            wrong = _declared_wrongly(raw)
+            declared, late, commented = _declarations(raw)
+            wrong = _declared_wrongly(declared or late)
+            # bs4 would read the page in the charset it finds itself: it is tried as browsers would
+            # (after a BOM, before bs4's own; a late one after UTF-8), or not at all (in a comment:
+            # excluded, unless it is one of bs4's fallbacks, UTF-8 and windows-1252)
+            tried = [declared] if declared else ["utf-8", late] if late else []
+            exclude = [*_NOT_PAGE_ENCODINGS, *([wrong[0]] if wrong else []),
+                       *([commented] if commented not in (None, "utf-8", "windows-1252") else [])]
             with _no_guessing():
                 dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
-                                       exclude_encodings=_NOT_PAGE_ENCODINGS + ([wrong[0]] if wrong else []))
+                                       user_encodings=[] if wrong else tried, exclude_encodings=exclude)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             # in the page's own charset: "<" is no byte 0x3C in EBCDIC ("cp500") or UTF-7
@@ -154,13 +196,21 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         walk.run(soup)
 
     diagnostics = _warnings(caught, logged)
-    declared = (getattr(dammit, "declared_html_encoding", None) or "").lower()
-    if declared in _NOT_PAGE_ENCODINGS and not wrong:
-        wrong = declared, "which no page is written in"
+    read_as = (dammit.original_encoding or "utf-8").lower()
     if wrong:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
-                                      f"the page declares the charset {wrong[0]!r}, {wrong[1]}: "
-                                      f"read as {(dammit.original_encoding or 'utf-8').lower()}"))
+                                      f"the page declares the charset {wrong[0]!r}, {wrong[1]}: read as {read_as}"))
+    if not wide and dammit.detector.sniffed_encoding is None:  # else a BOM or UTF-16's NULs decided
+        # (said where the page is read in a fallback: one it declares where browsers look is enough)
+        if commented and not declared and _another_codec(dammit, commented, read_as):
+            diagnostics.append(Diagnostic(None, "warning", "html-charset",
+                                          f"the page declares the charset {commented!r} in a comment, which browsers "
+                                          f"pass over: not believed, read as {read_as}"))
+        if late and not wrong and _another_codec(dammit, late, read_as):
+            diagnostics.append(Diagnostic(None, "warning", "html-charset",
+                                          f"the page declares the charset {late!r} past its first {_PRESCAN_BYTES:,} "
+                                          "bytes, where browsers do not look for it: tried after UTF-8, read as "
+                                          f"{read_as}"))
     if past_unicode:
         diagnostics.append(
             Diagnostic(None, "warning", "html-warning",
