@@ -210,6 +210,29 @@ def test_the_header_code_page_is_the_file_s(header, body, accent):
     assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.4").text == f"It{shown}s rule 100.4."
 
 
+@pytest.mark.parametrize("table", [
+    "{\\f0\\froman Times New Roman;}{\\f1\\fcharset128 Other;}",  # no charset, then one
+    "{\\f0\\froman Times New Roman;}{\\f1\\fcharset204 Other;}",
+    "{\\f0\\froman Times New Roman;}{\\f1\\fcharset238 Other;}",
+    "\\f0\\froman Times New Roman;\\f1\\fcharset204 Other;",  # entries without groups
+    "\\f0\\froman Times New Roman \\f1\\fcharset204 Other ",  # nor their ";"
+    "{\\f0\\fcharset0 Times;}{\\fcharset204\\f1 Other;}",  # a charset before the font's number
+    "{\\f0\\froman{\\*\\panose 02020603050405020304}Times;}{\\f1\\fcharset204 Other;}",
+])
+def test_a_font_without_a_charset_is_read_in_the_document_s_code_page(table):
+    """striprtf's FONTTABLE (`\\\\f(\\d+).*?\\\\fcharset(\\d+)`) ran from a font without a charset on to
+    the next font's: its text was decoded in that code page, every curly quote U+FFFD under
+    \\fcharset128, "caf\u00e9" read as "caf\u0439" under \\fcharset204, "cr\u00e8me" as "cr\u010dme" under
+    \\fcharset238, without a word (sweep 24)."""
+    rtf = ("{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl" + table + "}\n"
+           + RTF_RULES.replace("Rule 100.2.", "\\pard\\plain\\f0 \\'93Magic\\'94 caf\\'e9 cr\\'e8me\\'85 now.")
+           + "100.5. {\\f1 \\'e9}.\\par\n}")
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text == "\u201cMagic\u201d caf\u00e9 cr\u00e8me\u2026 now."
+    if "204" in table:  # the other font's text is still read in its own code page
+        assert doc.rule("100.5").text == "\u0439."
+
+
 @pytest.mark.parametrize("typed", ["Files in C:\\\\bin0 and C:\\\\pictures.", "A \\pictfoo word.", "C:\\\\\\\\\\\\pictures"])
 def test_typed_pict_and_bin_are_text(typed):
     """striprtf finds pictures by the substring "\\\\pict" once the file holds "\\\\bin": typed text

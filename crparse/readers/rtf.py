@@ -203,7 +203,61 @@ def _font_entries_ended(rtf: str) -> str:
         if depth == 0:
             end = brace.start()
             break
-    return rtf[:start.end()] + _FONT_ENTRY.sub(";", rtf[start.end():end]) + rtf[end:]
+    # and one at its end ends the last entry, whose charset FONTTABLE missed without it (sweep 24)
+    return rtf[:start.end()] + _FONT_ENTRY.sub(";", _own_charsets(rtf[start.end():end])) + ";" + rtf[end:]
+
+
+# What ends a font entry or starts one, and the font's number and charset (an escaped brace or
+# backslash is text).
+_FONT_WORDS = re.compile(r"\\[\\{}]|[{};]|\\f(\d+)|\\fcharset(\d+)")
+
+
+def _own_charsets(table: str) -> str:
+    """The font table with each entry's \\fcharset right after its \\fN, and `\\fcharset1` (no
+    charset: the document's code page) in an entry that has none. striprtf's FONTTABLE takes the
+    first \\fcharset after each \\fN, wherever it is: a font without one took the next font's,
+    and its text that code page's letters (\\fcharset128: every accented letter and curly quote
+    U+FFFD; \\fcharset204: "caf\u0439" for "caf\u00e9"), without a word (sweep 24). An entry is a
+    group, or runs to its ";" or the next \\fN."""
+    if "\\fcharset" not in table:
+        return table
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in order
+    depth = 0
+    font = charset = None  # the open entry's \fN (its end) and first \fcharset (the match)
+
+    def close() -> None:
+        if font is None:
+            return
+        if charset is None:
+            edits.append((font, font, "\\fcharset1"))
+        elif charset.start() < font:  # before the number: moved after it
+            edits.append((charset.start(), charset.end(), ""))
+            edits.append((font, font, charset.group()))
+
+    for match in _FONT_WORDS.finditer(table):
+        word = match.group()
+        if word in ("{", "}", ";"):
+            depth += {"{": 1, "}": -1, ";": 0}[word]
+            # an entry's group opens or closes, or a ";" ends the entry it is in
+            if (word == "{" and depth == 1) or (word == "}" and depth == 0) or (word == ";" and depth <= 1):
+                close()
+                font = charset = None
+        elif match[1] is not None:
+            if font is not None and depth <= 1:
+                close()
+                font = charset = None
+            if font is None:
+                font = match.end()
+        elif match[2] is not None and charset is None:
+            charset = match
+    close()
+    if not edits:
+        return table
+    pieces, done = [], 0
+    for start, end, text in sorted(edits, key=lambda edit: (edit[0], edit[1])):
+        pieces += [table[done:start], text]
+        done = end
+    return "".join(pieces) + table[done:]
 
 
 def _short_lines(rtf: str) -> str:
