@@ -384,6 +384,25 @@ def test_docx_nested_past_libxml2_s_depth_says_so_in_the_user_s_words():
     assert "XML_PARSE_HUGE" not in str(refusal.value)
 
 
+@pytest.mark.parametrize("after", [
+    "<w:p><w:r><w:t>100.9. After the root.</w:t></w:r></w:p>",  # an element
+    "100.9. After the root.",  # text
+    f'<w:document xmlns:w="{W}"><w:body><w:p><w:r><w:t>100.9. A second root.</w:t></w:r></w:p></w:body></w:document>',
+    "<![CDATA[100.9. After the root.]]>",
+    "&amp;",
+])
+def test_docx_content_after_the_document_element_is_refused(after):
+    """The reader stopped at the end of the root element: what followed it in word/document.xml,
+    which is no well-formed XML, was dropped without a word (sweep 24)."""
+    head, tail = document_xml(b"")
+    data = docx_with(deflate_repeated(b"", 0, head, tail + after.encode()))
+    with pytest.raises(crparse.RefusedInput, match=r"word/document.xml is not well-formed XML: .*\(line 2, column"):
+        crparse.parse(data, format="docx")
+    # what XML allows after the root (a comment, a processing instruction, blanks) is no content
+    data = docx_with(deflate_repeated(b"", 0, head, tail + b"\n<!-- x --><?pi x?>\n \n"))
+    assert crparse.source_lines(data) == RULES
+
+
 # -- PDF --------------------------------------------------------------------------------------
 
 

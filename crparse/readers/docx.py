@@ -213,8 +213,8 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
                         "(a decompression bomb?): raise it with CRPARSE_MAX_XML_ELEMENTS if the file is genuine"
                     )
                 parent = element.getparent()
-                if parent is None:  # the root, last
-                    break
+                if parent is None:  # the root, last: the loop reads on, so that libxml2 sees the rest
+                    continue  # (content after it was dropped without a word: sweep 24)
                 tag = element.tag
                 role = _ROLES.get(tag)
                 if role == _TEXT:
