@@ -299,6 +299,34 @@ def test_docx_text_not_read_is_reported():
     ]
 
 
+def _field(code: str, result: str) -> str:
+    """A complex field: its code in the runs between its begin and separate, then its result."""
+    codes = "".join(f'<w:r><w:instrText xml:space="preserve">{piece}</w:instrText></w:r>' for piece in code.split("|"))
+    return (f'<w:r><w:fldChar w:fldCharType="begin"/></w:r>{codes}<w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            f'{run(result)}<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+
+
+def test_docx_text_of_other_files_is_reported():
+    """A subdocument (w:subDoc: a master document's chapter, kept in another file) was read as
+    nothing without a word, where an imported part (w:altChunk) was said; so were fields that
+    show another file's text, whose result as last saved is read (sweep 24). No file is opened."""
+    r = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
+    nested = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> INCLUDE</w:instrText></w:r>'
+              '<w:r><w:instrText>TEXT "</w:instrText></w:r>' + _field(" FILENAME ", "x.docx")
+              + '<w:r><w:instrText>" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+              + run("Nested.") + '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+    body = (f"<w:p>{run('100.3. A rule ')}{_field(' INCLUDETEXT |chapter2.docx ', 'included')}{run('.')}</w:p>"
+            f'<w:p {r}><w:subDoc r:id="rS"/></w:p><w:subDoc {r} r:id="rT"/>'
+            f'<w:p>{run("100.4. ")}<w:fldSimple w:instr=" link Word.Document.12 x.docx "><w:r><w:t>Linked.</w:t></w:r>'
+            f"</w:fldSimple></w:p><w:p>{run('100.5. ')}{nested}</w:p>"
+            f"<w:p>{run('100.6. Page ')}{_field(' PAGE ', '7')}{run('.')}</w:p>")
+    doc = crparse.parse(docx_body(body), format="docx")
+    assert [doc.rule(n).text for n in ("100.3", "100.4", "100.6")] == ["A rule included.", "Linked.", "Page 7."]
+    said = ("text of other files, which are never opened: 2 subdocuments (w:subDoc), not read; 2 INCLUDETEXT fields, "
+            "1 LINK field, read as last saved in this file (as Word shows them until they are updated)")
+    assert [d.message for d in doc.diagnostics if d.code == "docx-not-read"] == [said]
+
+
 @pytest.mark.parametrize("inside, read", [("Ann <w:x/>and Bob<w:y/> see <w:z/>it.", "Ann and Bob see it."),
                                           ("Ann <w:x/>and Bob<w:x><w:y/>in</w:x> see it.", "Ann and Bob see it.")])
 def test_docx_text_after_each_element_inside_w_t_is_read(inside, read):

@@ -30,7 +30,10 @@ Paragraphs are read in the body, in content controls and custom XML around parag
 and cells, and in table cells; a paragraph whose mark is a tracked deletion runs on into the
 next one, and a row that is a tracked deletion is not read. What holds text and is not read
 (text boxes, footnotes and endnotes, comments, equations, symbols, imported parts, runs in a
-wrapper Word does not put there) is counted in a `docx-not-read` warning, never dropped silently.
+wrapper Word does not put there) is counted in a `docx-not-read` warning, never dropped silently;
+so is what shows text of other files, which are never opened (a subdocument, not read; a field
+such as INCLUDETEXT, whose result as last saved is read). An attached template adds no text but
+through AUTOTEXT fields, counted so.
 """
 
 from __future__ import annotations
@@ -71,11 +74,22 @@ _ELSEWHERE = {
     _W + "footnoteReference": "footnote", _W + "endnoteReference": "endnote", _W + "commentReference": "comment",
     _W + "altChunk": "imported part (w:altChunk)", _W + "sym": "symbol character (w:sym)",
 }
+# Elements that stand for text kept in other files, which are never opened: a master document's
+# subdocument was read as nothing, without a word, while an imported part was said (sweep 24).
+_OUTSIDE = {_W + "subDoc": "subdocument (w:subDoc)"}
+# Fields whose result is another file's text (or a template's, an application's): Word shows the
+# result saved in the document until the field is updated, and so does the reader; said, as the
+# text's source is elsewhere (sweep 24). INCLUDE is INCLUDETEXT's older name, GLOSSARY AUTOTEXT's.
+_FIELDS_OUTSIDE = frozenset(("INCLUDETEXT", "INCLUDE", "LINK", "DDE", "DDEAUTO", "DATABASE", "AUTOTEXT",
+                             "AUTOTEXTLIST", "GLOSSARY"))
+_FLD_CHAR, _INSTR_TEXT, _FLD_SIMPLE = (_W + t for t in ("fldChar", "instrText", "fldSimple"))
+_FLD_CHAR_TYPE, _INSTR = _W + "fldCharType", _W + "instr"
 # What an element is to the loop below, looked up once for each element.
-_TEXT, _PARAGRAPH, _WRAPPER, _DELETION, _MATH, _NOTE, _THE_BODY = range(7)
+_TEXT, _PARAGRAPH, _WRAPPER, _DELETION, _MATH, _NOTE, _THE_BODY, _FIELD = range(8)
 _ROLES = {_T: _TEXT, _BR: _TEXT, **dict.fromkeys(_RUN_CHARS, _TEXT), _P: _PARAGRAPH,
           **dict.fromkeys(_INLINE | _BLOCK, _WRAPPER), **dict.fromkeys(_GONE, _DELETION), _M_T: _MATH,
-          **dict.fromkeys(_ELSEWHERE, _NOTE), _BODY: _THE_BODY}
+          **dict.fromkeys(_ELSEWHERE, _NOTE), **dict.fromkeys(_OUTSIDE, _NOTE), _BODY: _THE_BODY,
+          _FLD_CHAR: _FIELD, _INSTR_TEXT: _FIELD}
 _DELETED, _READ = object(), object()  # where a run's text or a paragraph goes, besides a paragraph or a place not read
 
 
@@ -185,6 +199,8 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
     carry = ""  # the text of such paragraphs, which the next one read starts with
     unread: Counter = Counter()  # characters not read, by where they are
     elsewhere: Counter = Counter()  # notes, comments, ... by kind
+    outside: Counter = Counter()  # subdocuments, fields showing other files' text, by kind
+    fields: list = []  # the start of the code of each complex field open, inner last
     body = False
     tails: dict = {}  # an open w:t -> the text after each of its children read and dropped
     count = 0
@@ -258,6 +274,8 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
                 elif role == _WRAPPER:
                     inline.pop(element, None)
                     block.pop(element, None)
+                    if tag == _FLD_SIMPLE:
+                        _field(element.get(_INSTR, ""), outside)
                 elif role == _DELETION:
                     # In a paragraph mark's properties, the mark is deleted; in a row's, the row.
                     ptag = parent.tag
@@ -273,7 +291,26 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
                     if element.text:
                         unread[_PLACES[_M_T]] += len(element.text)
                 elif role == _NOTE:
-                    elsewhere[_ELSEWHERE[tag]] += 1
+                    if tag in _OUTSIDE:
+                        outside[_OUTSIDE[tag]] += 1
+                    else:
+                        elsewhere[_ELSEWHERE[tag]] += 1
+                elif role == _FIELD:
+                    # A complex field: its code is in the w:instrText between its begin and its
+                    # separate (or end), nested fields' between theirs; its first word names it.
+                    if tag == _INSTR_TEXT:
+                        if fields and fields[-1] is not None:
+                            fields[-1] = (fields[-1] + (element.text or "")).lstrip()[:64]
+                    else:
+                        kind = element.get(_FLD_CHAR_TYPE)
+                        if kind == "begin":
+                            fields.append("")
+                        elif fields and kind in ("separate", "end"):
+                            if fields[-1] is not None:
+                                _field(fields[-1], outside)
+                                fields[-1] = None  # said: its result follows
+                            if kind == "end":
+                                fields.pop()
                 elif role == _THE_BODY:
                     block.pop(element, None)
                     if _is_body(element):
@@ -305,7 +342,7 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
         raise RefusedInput(f"cannot read this DOCX file: {shown} has no document body (w:document/w:body)")
     if carry:
         texts.append(carry)
-    return texts, _not_read(unread, elsewhere)
+    return texts, _not_read(unread, elsewhere, outside)
 
 
 def _where(x, memo: dict, runs: bool):
@@ -363,12 +400,20 @@ _IN_TEXT = "entity reference or element in w:t"
 _KINDS = {_IN_TEXT: "entity references or elements in w:t",
           "footnote": "footnotes", "endnote": "endnotes", "comment": "comments",
           "imported part (w:altChunk)": "imported parts (w:altChunk)",
-          "symbol character (w:sym)": "symbol characters (w:sym)"}
+          "symbol character (w:sym)": "symbol characters (w:sym)", "subdocument (w:subDoc)": "subdocuments (w:subDoc)"}
 
 
-def _not_read(unread: Counter, elsewhere: Counter) -> list[Diagnostic]:
+def _field(code: str, outside: Counter) -> None:
+    """Count a field whose code is `code` if it shows another file's text."""
+    words = code.split(None, 1)
+    if words and words[0].upper() in _FIELDS_OUTSIDE:
+        outside[f"{words[0].upper()} field"] += 1
+
+
+def _not_read(unread: Counter, elsewhere: Counter, outside: Counter) -> list[Diagnostic]:
     """One warning for the text not read, by place (the five that hold most of it), one for
-    the notes, comments and such that hold text kept elsewhere."""
+    the notes, comments and such that hold text kept elsewhere, one for what stands for text of
+    other files."""
     found = []
     if unread:
         places = unread.most_common()
@@ -381,6 +426,15 @@ def _not_read(unread: Counter, elsewhere: Counter) -> list[Diagnostic]:
         said = ", ".join(f"{n:,} {kind if n == 1 else _KINDS[kind]}" for kind, n in elsewhere.most_common())
         found.append(Diagnostic(None, "warning", "docx-not-read", "not read, the text these stand for "
                                 f"(kept in another part of the file, or a DTD): {said}"))
+    if outside:
+        counted = {kind: f"{n:,} {kind if n == 1 else _KINDS.get(kind, kind + 's')}" for kind, n in outside.most_common()}
+        subdocuments = counted.pop("subdocument (w:subDoc)", None)
+        said = [f"{subdocuments}, not read"] if subdocuments else []
+        if counted:
+            said.append(f"{', '.join(counted.values())}, read as last saved in this file (as Word shows them "
+                        "until they are updated)")
+        found.append(Diagnostic(None, "warning", "docx-not-read",
+                                f"text of other files, which are never opened: {'; '.join(said)}"))
     return found
 
 
