@@ -378,6 +378,50 @@ def test_docx_whose_relationships_cannot_be_read_is_refused(rels, said):
         crparse.parse(data, format="docx")
 
 
+_WORKBOOK = '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets/></workbook>'
+
+
+@pytest.mark.parametrize("members, said", [
+    ({"_rels/.rels": _RELS.format("word/main.xml"), "word/main.xml": None}, None),
+    ({"_rels/.rels": _RELS.format("/Word/Main.XML"), "word/main.xml": None}, None),
+    ({"WORD/DOCUMENT.XML": None}, None),
+    ({"_rels/.rels": _RELS.format("Word/Document.xml"), "word/DOCUMENT.xml": None}, None),
+    # the reader's refusals, not detection's "not a DOCX"
+    ({"_rels/.rels": _RELS.format("word/gone.xml"), "word/document.xml": None}, "is not in the ZIP archive"),
+    ({"_rels/.rels": "<Relationships", "Word/document.XML": None}, "_rels/.rels: "),
+    # an Office package that is not Word's, a ZIP archive that is no package
+    ({"_rels/.rels": _RELS.format("xl/workbook.xml"), "xl/workbook.xml": _WORKBOOK}, "not a DOCX document"),
+    ({"_rels/.rels": _RELS.format("word/main.xml"), "word/main.xml": "no XML"}, "not a DOCX document"),
+    ({"_rels/.rels": "<Relationships", "hello.txt": "hi"}, "not a DOCX document"),
+])
+def test_detection_takes_the_document_part_the_reader_reads(members, said):
+    """Detection looked for word/document.xml alone: a package whose _rels/.rels names another
+    part, or holding WORD/DOCUMENT.XML, was refused as "a ZIP archive that is not a DOCX
+    document", though the reader reads both (sweep 24)."""
+    rules = ("100. General", "100.1. First.", "100.2. Second.")
+    data = zip_of_members({name: _document(*rules) if text is None else text for name, text in members.items()})
+    if said is None:
+        assert [r.number for r in crparse.parse(data).rules] == ["100", "100.1", "100.2"]
+    else:
+        with pytest.raises(crparse.CrparseError, match=said):
+            crparse.parse(data)
+
+
+def test_detection_reads_a_bounded_start_of_the_document_part(monkeypatch):
+    """Only the first bytes of a part of another name are read to see its root element: 256 MiB
+    of blanks before it are not inflated; such a part is left to the reader, within its limits."""
+    from crparse.readers import detect_format
+
+    rels = _RELS.format("word/main.xml").encode()
+    main = deflate_repeated(b" " * MiB, 256, b"", _document("100.1. First.").encode())
+    data = zip_of([("_rels/.rels", *deflate_repeated(rels, 1)), ("word/main.xml", *main)])
+    read = []
+    opened = zipfile.ZipExtFile.read
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", lambda self, n=-1: read.append(len(got := opened(self, n))) or got)
+    assert detect_format(data) == "docx"
+    assert sum(read) < MiB
+
+
 def test_docx_with_its_document_twice_is_refused_saying_so():
     """zipfile reads the last of two members of one name: the first document.xml, all its rules,
     was left out without a word."""

@@ -147,6 +147,61 @@ def _main_part(archive: zipfile.ZipFile) -> str:
     return names.get(_MAIN, _MAIN)
 
 
+# What detection reads of a part to see whether it is a Word document: its root element is in it
+_PEEK = 64 * 2**10
+
+
+def document_part(archive: zipfile.ZipFile) -> str | None:
+    """The part the reader reads as the document (_main_part) when the archive is a Word document,
+    else None: detection's test, so that it and the reader never disagree (detection looked for
+    word/document.xml alone, and refused as "not a DOCX" a package whose _rels/.rels names
+    another part, or one holding WORD/DOCUMENT.XML, both read with --format docx: sweep 24).
+    The part is Word's when it is named word/document.xml, in any case, or its root element is
+    w:document (another Office package names its own part: a workbook's xl/workbook.xml), or is
+    not within its first _PEEK bytes, XML so far (the reader reads it, within its limits). A
+    package whose _rels/.rels cannot be read is a Word document if it holds word/document.xml:
+    the reader then refuses it, saying why. Bounded: _rels/.rels is read as the reader reads it
+    (1 MiB at most), and of the part only the first _PEEK bytes, inflated in small reads."""
+    try:
+        main = _main_part(archive)
+    except RefusedInput:
+        return next((name for name in archive.NameToInfo if name.casefold() == _MAIN), None)
+    if main not in archive.NameToInfo:
+        return None
+    if main.casefold() == _MAIN or _root(archive, main) in (_DOCUMENT, _UNSEEN):
+        return main
+    return None
+
+
+_UNSEEN = ""  # no root element in what was read of a part, and nothing that is not XML
+
+
+def _root(archive: zipfile.ZipFile, name: str) -> str | None:
+    """The name of the root element of the part `name`, or _UNSEEN if its first _PEEK bytes are XML
+    without its start; None if they are not XML, or cannot be read within bounds."""
+    from lxml import etree
+
+    info = archive.getinfo(name)
+    if info.compress_type not in _METHODS or info.flag_bits & 0x1:  # a read of bzip2 or LZMA is unbounded
+        return None
+    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, load_dtd=False, no_network=True,
+                                 huge_tree=False)
+    try:
+        with archive.open(info) as member:
+            for _ in range(_PEEK // 2**14):
+                chunk = member.read(2**14)
+                if not chunk:
+                    break
+                parser.feed(chunk)
+                for _, element in parser.read_events():
+                    return element.tag
+            else:
+                return _UNSEEN
+    except Exception:  # noqa: BLE001 - not XML, a bad CRC, a damaged member: not a document the test sees
+        return None
+    return None
+
+
 def _check_members(archive: zipfile.ZipFile, main: str = _MAIN) -> None:
     """Inflate every member, in chunks, and refuse the file past the inflate limit (one member
     or all together). All members, not only the one read: a check that depends on which
