@@ -114,7 +114,7 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
         except (OSError, ValueError) as err:  # unreadable, past PATH_MAX: this directory only, not the walk
             yield Input(str(here), False, f"a directory that cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
             continue
-        files, below, linked_files = [], [], set()
+        files, below, linked_files = [], [], {}  # linked_files: a link -> where it led when listed
         for entry in entries:
             path = here / entry.name
             try:
@@ -135,7 +135,7 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
             else:
                 files.append(path)
                 if linked:
-                    linked_files.add(path)
+                    linked_files[path] = real
         if here / "index.rst" in files and _special_status(here / "index.rst")[0] is None:
             if not other_editions and here != top:
                 continue  # another edition's, and all below it (filtering them out after a walk of
@@ -147,16 +147,22 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
             skipped, status = _special_status(path)
             identity = (status.st_dev, status.st_ino) if skipped is None and status is not None else None
-            if skipped is None and path not in linked_files:
-                _WALKED[str(path)] = os.path.join(real_top, os.path.relpath(path, top))
+            if skipped is None:
+                if path in linked_files:  # read where it led when listed: a link re-pointed out since
+                    # was followed, and the outside file read (sweep 25)
+                    _WALKED[str(path)] = linked_files[path]
+                    _WALKED_LINKS.add(str(path))
+                else:
+                    _WALKED[str(path)] = os.path.join(real_top, os.path.relpath(path, top))
             yield Input(str(path), False, skipped), identity, path in linked_files
         stack.extend((path, edition) for path in reversed(below))
 
 
-# The files a walk listed as files, not links, and where each really is: read there or not at all
-# (read_regular): one swapped for a link leading out after the listing was read, and shown
-# (sweep 17), and so was one under a directory swapped for a link (sweep 18).
+# The files a walk listed, and where each really is: read there or not at all (read_regular): one
+# swapped for a link leading out after the listing was read, and shown (sweep 17), and so was one
+# under a directory swapped for a link (sweep 18). A link is read at the file it led to when listed.
 _WALKED: dict[str, str] = {}
+_WALKED_LINKS: set[str] = set()  # those of them that are links
 
 
 def _is_dir(path: Path) -> bool:
@@ -257,7 +263,10 @@ def read_regular(path: str | os.PathLike, limit: int, *, follow: bool = True, re
     may have been swapped since; and where the file must really be is known, `real` or the
     walk's that listed it, it is read only there), check again on the open file, and read at most `limit + 1`
     bytes (it may have grown): no read blocks, and none is unbounded."""
-    real = real or _WALKED.get(os.fspath(path))
+    if real is None and os.fspath(path) in _WALKED:
+        real = _WALKED[os.fspath(path)]
+        if os.fspath(path) in _WALKED_LINKS:
+            path = real
     try:
         _check(os.stat(path), limit)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)

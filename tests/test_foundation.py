@@ -264,6 +264,29 @@ def test_a_file_a_walk_listed_is_not_read_through_a_link_swapped_in_since(tmp_pa
     assert crparse.parse(tmp_path / "top" / ".." / "top" / "a.txt").rule("100.1").text == "A secret rule."  # named
 
 
+def test_a_link_a_walk_listed_is_read_at_the_file_it_led_to(tmp_path):
+    """A link leading inside, listed, then re-pointed at a file outside, was followed at read
+    time and the outside file printed (sweep 25): it is read where it led when listed, and if
+    that file is then swapped for a link leading out, not at all."""
+    from crparse.errors import CrparseError
+
+    top = tmp_path / "top"
+    (top / ".h").mkdir(parents=True)
+    (top / ".h" / "real.txt").write_text("100.1. An inside rule.\n\n100.2. Another.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("100.1. A secret rule.\n\n100.2. Another.\n")
+    (top / "zz.txt").symlink_to(".h/real.txt")  # its only name the walk meets
+    listed = [Path(i.path) for i in inputs([top]) if i.skipped is None]
+    assert listed == [top / "zz.txt"]
+    (top / "zz.txt").unlink()
+    (top / "zz.txt").symlink_to(secret)
+    assert crparse.parse(listed[0]).rule("100.1").text == "An inside rule."
+    (top / ".h" / "real.txt").rename(top / ".h" / "moved.txt")
+    (top / ".h" / "real.txt").symlink_to(secret)
+    with pytest.raises(CrparseError, match="a symbolic link now on its way"):
+        crparse.parse(listed[0])
+
+
 def test_a_file_a_walk_listed_is_not_read_through_a_directory_swapped_for_a_link(tmp_path):
     """O_NOFOLLOW guards a path's last component only: a directory on the way swapped for a link
     leading out after the listing was followed, and the outside file read (sweep 18)."""
