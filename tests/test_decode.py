@@ -221,3 +221,10 @@ def test_8bit_lines_ending_in_byte_0x85_are_read():
     assert doc.rule("100.1").text == "One, café." and doc.rule("100.2").line == 5
     decoded = decode_bytes("100.1. Å one line only, 100.2. Å".encode())
     assert decoded.lines == ["100.1. Å one line only, 100.2. Å"]
+
+
+def test_utf16_marks_in_a_row_before_8bit_text_are_one_mismatch():
+    """Each mark before 8-bit text read what followed it as a new file, one call deeper: 3,000
+    marks in a row were a RecursionError, exit 3 (review of sweep 24's fix)."""
+    decoded = decode_bytes(b"\xff\xfe" * 3000 + b"100.1. Rule one.\n\n100.2. Rule two.\n")
+    assert [d.code for d in decoded.diagnostics] == ["bom-mismatch"] and decoded.lines[2] == "100.2. Rule two."

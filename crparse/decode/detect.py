@@ -199,14 +199,20 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
         if rest and b"\x00" not in rest[:4096]:
             # a UTF-16 byte-order mark before 8-bit text (a concatenation, a converter): a CR in
             # UTF-16 has a NUL in every digit, space and line end. Read as UTF-16 it was CJK, refused
-            # as "no numbered rules" (sweep 24)
-            text, encoding, _ = _decode(rest, diagnostics)
+            # as "no numbered rules" (sweep 24). What follows is read as unmarked: another mark is
+            # text (3,000 marks in a row were as many calls deep, a RecursionError: review)
+            text, encoding, _ = _unmarked(rest, diagnostics)
+            name = codec.upper().replace("-LE", "LE").replace("-BE", "BE")
             diagnostics.append(Diagnostic(1, "warning", "bom-mismatch",
-                                          f"a {codec.upper().replace('-LE', 'LE').replace('-BE', 'BE')} byte-order mark before {encoding} text: "
-                                          f"read as {encoding}"))
+                                          f"a {name} byte-order mark before {encoding} text: read as {encoding}"))
             return text, encoding, True
         return _utf16(rest, codec, diagnostics), codec, True
+    return _unmarked(data, diagnostics)
 
+
+def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]:
+    """Bytes with no byte-order mark: UTF-16 by its NULs, else ASCII, UTF-8, a single-byte code
+    page or a mix; binary data refused."""
     sample = data[:65536]
     nuls = sample.count(0)
     if nuls > len(sample) // 5:
