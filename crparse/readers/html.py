@@ -104,8 +104,8 @@ def _declarations(raw: bytes) -> tuple[str | None, str | None, str | None]:
 # 3 MB of text: 24 s), and the XML declaration's `^\s*<\?.*encoding=...` is cubic on one long line
 # searched whole (review). The same matches are found here: an XML declaration within its first
 # 1,024 bytes; else, in one pass, the first "<meta" that has "charset=" after it before its ">".
-_META_START = re.compile(rb"<\s*meta", re.I)
-_CHARSET = re.compile(rb"charset\s*=", re.I)
+_META_START = re.compile(rb"<\s*meta", re.IGNORECASE)
+_CHARSET = re.compile(rb"charset\s*=", re.IGNORECASE)
 _CHARSET_VALUE = re.compile(rb"\s*[\"']?([^>]*?)[ /;'\">]")
 
 
