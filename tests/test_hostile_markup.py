@@ -961,3 +961,18 @@ def test_the_declared_charset_is_bs4_s_own():
         for whole in (False, True):
             expected = EncodingDetector.find_declared_encoding(case, is_html=True, search_entire_document=whole)
             assert declared_charset(case, is_html=True, search_entire_document=whole) == expected, (case, whole)
+
+
+@pytest.mark.parametrize("fmt, wrap", [("html", "<html><body><!-- {} --><p>100.1. A rule.</p><p>100.2. Another.</p>"),
+                                       ("markdown", "<!-- {} -->\n\n100.1. A rule.\n\n100.2. Another.\n"),
+                                       ("markdown", "<? {} ?>\n\n100.1. A rule.\n\n100.2. Another.\n")])
+def test_a_comment_of_openers_is_checked_for_rules_in_linear_time(tmp_path, fmt, wrap):
+    """The check for rules commented out was tried after each "<?" or "<!--" inside a comment too,
+    and from each ran to the line's end: `<?>` * 16,000 (48 KB) in a comment, 8.3 s (review of
+    sweep 24). It is tried at the content's start and at each line's."""
+    path = tmp_path / ("page.html" if fmt == "html" else "page.md")
+    # as many as the limits let through: MAX_HTML_TAGS, the Markdown paragraph's markup characters
+    path.write_text(wrap.format("<?>" * 140_000 if fmt == "html" else "<?>" * 5_000))
+    result = run_limited(["parse", "--json", str(path)], seconds=10)
+    assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
+    assert {"100.1", "100.2"} <= {r["number"] for r in json.loads(result.stdout)["rules"]}

@@ -30,7 +30,7 @@ from crparse.errors import RefusedInput
 from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
-from crparse.readers.html import _AFTER_A_WORD, _BLOCKS, RULE_LINE, shorten_references
+from crparse.readers.html import _AFTER_A_WORD, _BLOCKS, holds_rule, shorten_references
 from crparse.readers.links import link_to_rule
 
 
@@ -406,7 +406,7 @@ def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple
             if end < 0 and last_text >= j + 4:  # never closed, and text follows: read it
                 opened.append(offset)
                 stop = j + 4
-            elif end >= 0 and RULE_LINE.search(content, j, end):
+            elif end >= 0 and holds_rule(content, j + 4, end):
                 hiding.append(offset)
         elif tag is not None or content.startswith(("<!", "<?"), j):
             end = content.find(">", j + 1)
@@ -417,13 +417,14 @@ def _html_text(content: str, opened: list[int], hiding: list[int]) -> list[tuple
             name = tag.group(1).lower() if tag is not None else ""
             # a declaration, CDATA, a processing instruction; as in a page, also after its first word
             # (`<?php 100.1b ...?>`, `<!x 100.1b ...>` went without a word: sweep 24)
-            if tag is None and (RULE_LINE.search(content, j, stop) or _AFTER_A_WORD.match(content[j + 2 : stop])):
+            opening = 9 if content.startswith("<![CDATA[", j) else 2
+            if tag is None and (holds_rule(content, j + opening, stop) or _AFTER_A_WORD.match(content[j + 2 : stop])):
                 hiding.append(offset)
             hidden = _END_OF_HIDDEN.get(name) if content[j + 1] != "/" else None
             if hidden is not None:  # a script or style: code, not text
                 close = hidden.search(content, stop) if name not in never_closed else None
                 if close is not None:
-                    if RULE_LINE.search(content, stop, close.start()):
+                    if holds_rule(content, stop, close.start()):
                         hiding.append(offset)
                     stop = close.end()
                 elif never_closed.add(name) or last_text >= stop:  # never closed, and text follows: read it
