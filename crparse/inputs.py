@@ -51,8 +51,10 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
     file named and also in a directory given) is listed as skipped, naming the one that is
     read: 3,000 links to one 234 KB release were 3,000 parses, `lineage` 31 s and 2.5 GB
     (sweep 23). In a walk, a file's own name is read rather than a link to it, wherever the
-    two are met. A file named twice is read twice: the user asked."""
-    seen: dict[tuple[int, int], str] = {}
+    two are met. A file named twice is read twice: the user asked. A reST edition is its index
+    and its directory: two directories whose index.rst is one file are two editions (the
+    second was skipped, and its chapters with it: sweep 25)."""
+    seen: dict[tuple, str] = {}
     for raw in paths:
         path = Path(raw)
         if _is_dir(path):
@@ -63,22 +65,38 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
-                seen.setdefault((status.st_dev, status.st_ino), str(raw))
+                edition = _resolved_or_none(path.parent) if editions and path.name == "index.rst" else None
+                seen.setdefault(_identity(status, edition), str(raw))
             yield Input(str(raw), True, skipped)
 
 
-def _once(walked: Iterable[tuple[Input, tuple[int, int] | None, bool]], seen: dict[tuple[int, int], str]) -> Iterator[Input]:
-    """A walk's inputs, each file under one name: the first met before this walk (`seen`), else
-    the first of its own names (not links) in the walk, else its first link."""
+def _identity(status: os.stat_result, edition: str | None = None) -> tuple:
+    """What makes a document one: its file, and for a reST edition's index its directory too."""
+    return (status.st_dev, status.st_ino) if edition is None else (status.st_dev, status.st_ino, edition)
+
+
+def _resolved_or_none(path: Path) -> str | None:
+    try:
+        return real_path(path)
+    except (OSError, ValueError):
+        return None
+
+
+def _once(walked: Iterable[tuple[Input, tuple | None, bool]], seen: dict[tuple, str]) -> Iterator[Input]:
+    """A walk's inputs, each file under one name: the one met before this walk (`seen`: a file
+    named, or in a directory given before), else the first of its own names (not links) in the
+    walk, else its first link."""
     listed = list(walked)
-    chosen: dict[tuple[int, int], str] = {}
+    chosen: dict[tuple, str] = {}
     for item, identity, linked in listed:
         if identity is not None and identity not in seen and not linked:
             chosen.setdefault(identity, item.path)
     for item, identity, _ in listed:
         if identity is not None:
+            # met before this walk: passed over here whatever the spelling of its name (a file
+            # named "d/a.txt" was read again in the walk of "d", and "./d/a.txt" was not: review)
             first = seen.get(identity) or chosen.setdefault(identity, item.path)
-            if first != item.path:
+            if identity in seen or first != item.path:
                 yield Input(item.path, False, f"the same file as {first}, read once")
                 continue
         yield item
@@ -86,7 +104,7 @@ def _once(walked: Iterable[tuple[Input, tuple[int, int] | None, bool]], seen: di
         seen.setdefault(identity, path)
 
 
-def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tuple[Input, tuple[int, int] | None, bool]]:
+def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tuple[Input, tuple | None, bool]]:
     """The files under `top`, depth first in name order, by a loop rather than os.walk's
     recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
     files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
@@ -146,7 +164,9 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
             if edition is not None and path.name.endswith(".rst") and path != edition / "index.rst":
                 continue  # read through the edition's index.rst (or, if it does not name it, not at all)
             skipped, status = _special_status(path)
-            identity = (status.st_dev, status.st_ino) if skipped is None and status is not None else None
+            index = edition is not None and path == edition / "index.rst" and edition == here
+            identity = None if skipped is not None or status is None else \
+                _identity(status, os.path.normpath(os.path.join(real_top, os.path.relpath(here, top))) if index else None)
             if skipped is None:
                 if path in linked_files:  # read where it led when listed: a link re-pointed out since
                     # was followed, and the outside file read (sweep 25)

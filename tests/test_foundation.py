@@ -231,6 +231,40 @@ def test_a_link_to_a_hidden_directory_is_said_not_walked(tmp_path):
     assert not any(i.refused for i in inputs([top]))
 
 
+@pytest.mark.parametrize("link", ["hard", "symbolic", "copy-met-first"])
+def test_two_editions_whose_index_is_one_file_are_two_documents(tmp_path, link):
+    """A reST edition is its index and its directory: B/index.rst, a link to A/index.rst (or a file
+    met first that is A/index.rst under another name), made B "the same file as A/index.rst", and
+    B's chapters were read nowhere (sweep 25)."""
+    top = tmp_path / "top"
+    for name in ("A", "B"):
+        (top / name).mkdir(parents=True)
+        (top / name / "chap.rst").write_text("x")
+    (top / "A" / "index.rst").write_text(".. toctree::\n\n   chap\n")
+    if link == "hard":
+        os.link(top / "A" / "index.rst", top / "B" / "index.rst")
+    elif link == "symbolic":
+        (top / "B" / "index.rst").symlink_to("../A/index.rst")
+    else:
+        (top / "B" / "index.rst").write_text(".. toctree::\n\n   chap\n")
+        os.link(top / "A" / "index.rst", top / "0-copy.rst")
+    read = [Path(i.path).relative_to(top).as_posix() for i in inputs([top]) if i.skipped is None]
+    assert read == (["0-copy.rst"] if link == "copy-met-first" else []) + ["A/index.rst", "B/index.rst"]
+    # named, and in the directory given: one document
+    again = [(Path(i.path).relative_to(top).as_posix(), i.skipped) for i in inputs([top / "A" / "index.rst", top])]
+    assert again[0] == ("A/index.rst", None) and ("A/index.rst", f"the same file as {top / 'A' / 'index.rst'}, read once") in again
+
+
+@pytest.mark.parametrize("spelling", ["{d}/a.txt", "./{d}/a.txt"])
+def test_a_file_named_and_in_a_directory_given_is_read_once_however_spelled(tmp_path, monkeypatch, spelling):
+    """"d/a.txt" named and the walk of "d" read the file twice, "./d/a.txt" once (review)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("x")
+    listed = [(i.path, i.skipped) for i in inputs([spelling.format(d="d"), "d"])]
+    assert listed == [(spelling.format(d="d"), None), ("d/a.txt", f"the same file as {spelling.format(d='d')}, read once")]
+
+
 def test_lineage_reads_a_release_behind_many_links_once(tmp_path, capsys):
     top = tmp_path / "top"
     top.mkdir()
