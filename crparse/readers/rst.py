@@ -41,6 +41,7 @@ import io
 import os
 import posixpath
 import re
+import stat
 import sys
 from collections import Counter
 from contextlib import contextmanager
@@ -255,6 +256,17 @@ def _real(path) -> str | None:
         return None
 
 
+def _holds_edition(directory: str, root: str) -> bool:
+    """Whether `directory` has an index.rst to read: a regular file, not a link leading out of `root`."""
+    index = os.path.join(directory, "index.rst")
+    try:
+        if os.path.islink(index) and os.path.commonpath([real_path(index), root]) != root:
+            return False
+        return stat.S_ISREG(os.stat(index).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 class _NotRead(Exception):
     """Why a toctree entry is not read (the diagnostic's words)."""
 
@@ -274,6 +286,7 @@ class _Edition:
         self._listed: list[Path] | None = None
         self._names: dict[str, Path] | None = None  # the listed files by the names a pattern matches
         self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
+        self._nested: dict[str, str | None] = {}  # a directory -> the outermost edition's directory on its way
 
     def read(self, entry: str, base: str = "") -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names, relative to
@@ -303,6 +316,13 @@ class _Edition:
         if os.path.commonpath([self.root, resolved]) != self.root:
             # the kernel resolved the links; without them the path stays inside (checked above)
             raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
+        nested = self.nested_edition(os.path.dirname(resolved))
+        if nested is not None:
+            # an edition is its directory but for those of editions below it, as its listing is:
+            # each of 150 editions one inside another read all those below it through its
+            # toctree, 11,000 parses (21 s), and their rules came out twice (sweep 25)
+            raise _NotRead(f"in {os.path.relpath(nested, self.root)}/, the directory of another edition (an "
+                           "index.rst of its own), which is read as a document of its own")
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
         self.named.add(resolved)  # read or not, said here (see unnamed)
@@ -318,6 +338,21 @@ class _Edition:
             raise _NotRead(f"cannot read {shown}: {why.reason.removeprefix('cannot read: ')}") from None
         self.seen.add(resolved)
         return shown, raw
+
+    def nested_edition(self, directory: str) -> str | None:
+        """The outermost directory from below the edition's root down to `directory` (a real path
+        inside it) that holds an edition of its own: an index.rst to read, not a link leading out
+        (as a walk finds editions). Each directory is looked at once."""
+        chain = []
+        while len(directory) > len(self.root) and directory not in self._nested:
+            chain.append(directory)
+            directory = os.path.dirname(directory)
+        found = self._nested.get(directory) if len(directory) > len(self.root) else None
+        for folder in reversed(chain):
+            if found is None and _holds_edition(folder, self.root):
+                found = folder
+            self._nested[folder] = found
+        return found
 
     def matching(self, pattern: str, base: str = "") -> list[str]:
         """The names (as toctree entries: relative, no `.rst`) of the edition's files that a glob
