@@ -976,3 +976,20 @@ def test_a_comment_of_openers_is_checked_for_rules_in_linear_time(tmp_path, fmt,
     result = run_limited(["parse", "--json", str(path)], seconds=10)
     assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
     assert {"100.1", "100.2"} <= {r["number"] for r in json.loads(result.stdout)["rules"]}
+
+
+@pytest.mark.parametrize("fmt, construct", [("html", "<?php {}?>"), ("html", "<!x {}>"), ("markdown", "<?php {}?>"),
+                                            ("markdown", "<!x {}>")])
+def test_a_processing_instruction_of_spaces_is_checked_in_linear_time(tmp_path, fmt, construct):
+    """The spaces after a processing instruction's target (a declaration's name) were split every
+    way between two patterns' runs: 40 KB, over 30 s (sweep 25)."""
+    filler = construct.format(" " * 400_000)
+    if fmt == "html":
+        text = f"<html><body>{filler}<p>100.1. A rule.</p><p>100.2. Another.</p></body></html>"
+    else:
+        text = f"{filler}\n\n100.1. A rule.\n\n100.2. Another.\n"
+    path = tmp_path / ("page.html" if fmt == "html" else "page.md")
+    path.write_text(text)
+    result = run_limited(["parse", "--json", str(path)], seconds=10)
+    assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
+    assert {"100.1", "100.2"} <= {r["number"] for r in json.loads(result.stdout)["rules"]}
