@@ -135,3 +135,43 @@ def why_not_made(where: Path, err: OSError) -> str:
             if part != where and kind != "a directory":
                 return f"{part} is {kind or 'a file'}, not a directory"
     return err.strerror or str(err)
+
+
+def tree(top: str | os.PathLike) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk(top), top down, following no link, by a loop: Python 3.11's os.walk recurses for
+    each level, and an output directory 1,100 deep ended `docs` with a RecursionError, exit 3
+    (sweep 25). A directory that cannot be listed is passed over, as os.walk does."""
+    stack = [os.fspath(top)]
+    while stack:
+        root = stack.pop()
+        dirs, files = [], []
+        try:
+            with os.scandir(root) as listing:
+                for entry in listing:
+                    try:
+                        (dirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
+                    except OSError:
+                        files.append(entry.name)
+        except OSError:
+            continue
+        yield root, dirs, files
+        stack.extend(os.path.join(root, name) for name in reversed(dirs))
+
+
+def remove_tree(path: str | os.PathLike) -> None:
+    """shutil.rmtree(path, ignore_errors=True), by a loop (shutil.rmtree recurses for each level
+    too): what is in it, deepest first, then it; a link is removed, not followed."""
+    path = os.fspath(path)
+    if os.path.islink(path) or not os.path.isdir(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    folders = []
+    for root, _, files in tree(path):
+        folders.append(root)
+        for name in files:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(root, name))
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)

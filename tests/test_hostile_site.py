@@ -359,3 +359,54 @@ def test_one_release_is_built_by_no_worker_that_outlives_docs(corpus, tmp_path, 
     _, err = docs_run.communicate(timeout=30)
     left = _left_of(docs_run.pid)
     assert not left and b"Traceback" not in err, (left, err[-1000:])
+
+
+def _deep(top, levels: int = 1100):
+    """A chain of `levels` directories below top (os.makedirs recurses too)."""
+    here = top
+    for _ in range(levels):
+        here = here / "d"
+        here.mkdir()
+    return here
+
+
+@pytest.mark.parametrize("where", ["output", "edition"])
+def test_docs_with_a_deep_tree_in_the_output_or_beside_an_edition(two, clean, tmp_path, where):
+    """Python 3.11's os.walk and Path.rglob recurse for each level: a tree 1,100 directories deep
+    in OUT (walked for links), or below a reST edition (its fingerprint), ended `docs` with a
+    RecursionError, exit 3 (sweep 25)."""
+    import shutil
+
+    out = tmp_path / "site"
+    if where == "output":
+        shutil.copytree(clean, out, symlinks=True)
+        _deep(out)
+        args = [str(two)]
+    else:
+        edition = tmp_path / "ed"
+        edition.mkdir()
+        (edition / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   rules\n")
+        (edition / "rules.rst").write_text("100. General\n============\n\n100.1. A rule.\n\n100.2. Another.\n")
+        _deep(edition)
+        args = [str(edition / "index.rst")]
+    try:
+        done = docs(*args, "-o", str(out))
+    finally:  # pytest removes its temporary directories with shutil.rmtree, which recurses too
+        from crparse.outputs import remove_tree
+
+        remove_tree(tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-500:]
+
+
+def test_a_deep_tree_crparse_owns_is_removed_by_a_loop(tmp_path):
+    from crparse.outputs import remove_tree, tree
+
+    (tmp_path / "top").mkdir()
+    bottom = _deep(tmp_path / "top")
+    (bottom / "f.txt").write_text("x")
+    (tmp_path / "top" / "link").symlink_to(tmp_path / "kept")
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "precious").write_text("x")
+    assert sum(1 for _ in tree(tmp_path / "top")) == 1101  # the top and its chain; the link is a file
+    remove_tree(tmp_path / "top")
+    assert not (tmp_path / "top").exists() and (tmp_path / "kept" / "precious").exists()

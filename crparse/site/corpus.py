@@ -48,7 +48,7 @@ from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
 from crparse.inputs import resolved
 from crparse.limits import max_site_units
-from crparse.outputs import exclusive, replace
+from crparse.outputs import exclusive, replace, tree
 from crparse.parallel import end_pool, result_of, worker_pool
 from crparse.processes import stoppable
 from crparse.shapes import UNIT_NUMBER
@@ -492,7 +492,7 @@ def _build_root(releases: list[Release], dated: list[Release], diffs: list[dict]
     for name, text in wanted.items():
         _write_if_changed(src / name, text)
     gone = []  # the pages an earlier build wrote from sources no longer wanted
-    for old in list(src.rglob("*.rst")) + list(src.rglob("*.json")):
+    for old in [Path(root, name) for root, _, names in tree(src) for name in names if name.endswith((".rst", ".json"))]:
         if str(old.relative_to(src)) not in wanted:
             if old.suffix == ".rst":
                 gone.append(old.relative_to(src).with_suffix(".html"))
@@ -546,7 +546,7 @@ def _no_links_in(out: Path) -> None:
 
     if not out.is_dir():
         return
-    for root, dirs, files in os.walk(out):  # os.walk follows no link below its top
+    for root, dirs, files in tree(out):  # no link followed below its top; a loop, at any depth
         for name in dirs + files:
             path = os.path.join(root, name)
             try:
@@ -621,7 +621,7 @@ def _remove_temporaries(out: Path, work: Path, releases: list[Release]) -> None:
     from crparse.outputs import is_temporary
 
     folders = [str(out)] + [str(out / r.key) for r in releases if len(releases) > 1]
-    folders += [root for root, _, _ in os.walk(work)]  # os.walk follows no link
+    folders += [root for root, _, _ in tree(work)]  # no link followed
     for folder in folders:
         try:
             names = os.listdir(folder)

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import crparse
 from crparse.errors import CommandError
 from crparse.inputs import resolved
-from crparse.outputs import replace
+from crparse.outputs import remove_tree, replace
 from crparse.site.state import holds, read_stamp
 from crparse.sphinx.directive import FRONT_PAGE, pages
 from crparse.sphinx.prepare import Prepared, prepare
@@ -66,7 +66,7 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     argument = os.path.relpath(resolved(release), resolved(src))
     stale = src / "_release"  # where the copy below was kept: Sphinx read a .rst one as a page of the site,
     if stale.is_dir() and not stale.is_symlink():  # its includes and links too (sweep 12)
-        shutil.rmtree(stale)
+        remove_tree(stale)
     if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy, outside the sources
         if release.is_dir():
             raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
@@ -178,7 +178,7 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, what: 
 
     nocolor()
     warnings = io.StringIO()
-    shutil.rmtree(doctrees, ignore_errors=True)
+    remove_tree(doctrees)
     for name in READ_BACK:
         _remove_file(out / name)
     try:
@@ -191,7 +191,7 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, settings: dict, *, what: 
     except SphinxError as e:
         raise SiteError(f"{what}: Sphinx failed: {e}") from None
     finally:
-        shutil.rmtree(doctrees, ignore_errors=True)
+        remove_tree(doctrees)
     messages = [line for line in warnings.getvalue().splitlines() if line.strip()]
     if app.statuscode or messages:
         raise SiteError(f"{what}: the site did not build cleanly: " + "; ".join(messages[:5]))
@@ -218,7 +218,7 @@ def fingerprint(release: Path) -> str:
     regular file within the input limit: a 3 GiB file was read whole to be hashed, and only then
     refused), and for a reST edition's index those of every `.rst` file of its directory tree,
     with their names (the files its toctree may read)."""
-    from crparse.inputs import Unread, read_regular
+    from crparse.inputs import Unread, inputs, read_regular
     from crparse.limits import max_input
 
     try:
@@ -229,8 +229,12 @@ def fingerprint(release: Path) -> str:
     if release.suffix.lower() != ".rst" or b"toctree" not in data:
         return digest.hexdigest()
     budget = max_input()  # what an edition may hold in all: past it, the reader refuses it anyway
-    # at most so many files looked at: an index.rst at the top of a large tree is not walked whole
-    for f in sorted(itertools.islice(release.parent.rglob("*.rst"), 10_000)):
+    # at most so many files looked at: an index.rst at the top of a large tree is not walked whole;
+    # the edition's own, by crparse's walk, a loop (Path.rglob recursed for each level: a tree 1,100
+    # directories deep below an edition ended `docs` with a RecursionError, exit 3: sweep 25)
+    walked = inputs([release.parent], editions=False, once=False, other_editions=False)
+    files = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
+    for f in sorted(itertools.islice(files, 10_000)):
         if f == release or f.is_symlink() or not f.is_file():
             continue
         digest.update(str(f.relative_to(release.parent)).encode("utf-8", "surrogateescape"))
