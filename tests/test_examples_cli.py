@@ -337,3 +337,19 @@ def test_a_path_pytest_would_read_as_a_test_id_is_collected(tmp_path, name):
         assert run.returncode == 0 and "801.2c#1 PASSED" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
         assert "beside.txt" not in run.stdout
         assert run.stdout.count("PASSED") == 3
+
+
+@pytest.mark.parametrize("name", ["rules.py", "conftest.py", "test_doc.py", "rules.pyc", "README"])
+def test_a_path_that_is_no_cr_document_is_a_usage_error_and_runs_nothing(tmp_path, name):
+    """pytest collects a file given to it as it is: `--cr-examples=docs/rules.py` imported it and
+    the package's __init__.py, and `=docs/conftest.py` that conftest.py (sweep 25)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    mark = tmp_path / "RAN"
+    (docs / "__init__.py").write_text(f"open({str(mark)!r}, 'a').write('init')\n")
+    text = document(tmp_path).read_text()
+    (docs / name).write_text(f"'''{text}'''\nopen({str(mark)!r}, 'a').write('document')\n")
+    run = _plugin([f"--cr-examples={docs / name}"], tmp_path)
+    assert run.returncode == 4 and f"--cr-examples: {docs / name} is not a directory nor a CR document" in run.stderr, \
+        run.stdout[-2000:] + run.stderr[-2000:]
+    assert not mark.exists(), mark.read_text()

@@ -47,6 +47,11 @@ def pytest_configure(config) -> None:
     if path == "":  # tested for truth, an empty PATH turned the plugin off: pytest collected the
         # directory it was started in, its conftest.py and test_*.py (sweep 24)
         raise pytest.UsageError("--cr-examples: the PATH given is empty")
+    if path and not os.path.isdir(path) and not _document(Path(path)):
+        # pytest collects a file given to it as it is: a .py one was imported, and its package's
+        # __init__.py, a conftest.py too (sweep 25). Only CR documents are given to it.
+        raise pytest.UsageError(f"--cr-examples: {path} is not a directory nor a CR document "
+                                f"({', '.join(sorted(_SUFFIXES))})")
     if path:
         _configured_from_here(config, path)
         # absolute, not resolved: a PATH that is a link is collected where it is, not where its
