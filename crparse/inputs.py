@@ -138,7 +138,7 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
             try:
                 linked = entry.is_symlink()
                 real = real_path(path) if linked else None
-                outside = real is not None and not _inside(real, real_top)
+                outside = real is not None and not inside(real, real_top)
                 is_dir = entry.is_dir()
             except (OSError, ValueError) as err:  # a path past PATH_MAX: this entry only, not the walk
                 yield Input(str(path), False, f"cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
@@ -232,8 +232,12 @@ def resolved(path: str | os.PathLike) -> str:
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
 
 
-def _inside(path: str, directory: str) -> bool:
-    return os.path.commonpath([path, directory]) == directory
+def inside(path: str, directory: str) -> bool:
+    """Whether the real path `path` lies in the real directory `directory`. A name the kernel
+    gives what is no file on the file system ("pipe:[8]", for a link to /proc/self/fd/1 when it
+    is a pipe) lies nowhere: os.path.commonpath refused it, "Can't mix absolute and relative
+    paths", and the link was refused as unreadable, exit 2 (sweep 25)."""
+    return os.path.isabs(path) and os.path.commonpath([path, directory]) == directory
 
 
 def _special_status(path: Path) -> tuple[str | None, os.stat_result | None]:

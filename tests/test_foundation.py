@@ -265,6 +265,28 @@ def test_a_file_named_and_in_a_directory_given_is_read_once_however_spelled(tmp_
     assert listed == [(spelling.format(d="d"), None), ("d/a.txt", f"the same file as {spelling.format(d='d')}, read once")]
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_link_to_a_pipe_leads_outside(tmp_path):
+    """A link to /proc/self/fd/N of a pipe resolves to "pipe:[N]", no path: os.path.commonpath
+    refused it, and the link was refused as unreadable, exit 2 (sweep 25). It leads outside."""
+    readable, writable = os.pipe()
+    try:
+        top = tmp_path / "top"
+        top.mkdir()
+        (top / "out").symlink_to(f"/proc/self/fd/{writable}")
+        (top / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   out\n")
+        (top / "out.rst").symlink_to(f"/proc/self/fd/{readable}")
+        listed = {Path(i.path).name: (i.skipped, i.refused) for i in inputs([top], editions=False)}
+        assert listed["out"] == listed["out.rst"] == (f"a symbolic link leading outside {top}", False)
+        from crparse.errors import CrparseError
+
+        with pytest.raises(CrparseError, match="toctree entry 'out' not read: a symbolic link leads outside"):
+            crparse.parse(top / "index.rst")  # no rules left: the refusal quotes the first warning
+    finally:
+        os.close(readable)
+        os.close(writable)
+
+
 def test_lineage_reads_a_release_behind_many_links_once(tmp_path, capsys):
     top = tmp_path / "top"
     top.mkdir()

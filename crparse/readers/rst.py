@@ -52,7 +52,7 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput
-from crparse.inputs import Unread, read_regular, real_path
+from crparse.inputs import Unread, inside, read_regular, real_path
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
@@ -260,7 +260,7 @@ def _holds_edition(directory: str, root: str) -> bool:
     """Whether `directory` has an index.rst to read: a regular file, not a link leading out of `root`."""
     index = os.path.join(directory, "index.rst")
     try:
-        if os.path.islink(index) and os.path.commonpath([real_path(index), root]) != root:
+        if os.path.islink(index) and not inside(real_path(index), root):
             return False
         return stat.S_ISREG(os.stat(index).st_mode)
     except (OSError, ValueError):
@@ -313,7 +313,7 @@ class _Edition:
             raise _NotRead("not a usable file name") from None
         except OSError as err:  # missing, a loop of links, a chain past the kernel's 40
             raise _NotRead(f"cannot read {shown}: {err.strerror or err}") from None
-        if os.path.commonpath([self.root, resolved]) != self.root:
+        if not inside(resolved, self.root):
             # the kernel resolved the links; without them the path stays inside (checked above)
             raise _NotRead(f"a symbolic link leads outside the edition's directory ({self.root})")
         nested = self.nested_edition(os.path.dirname(resolved))

@@ -46,7 +46,7 @@ import msgspec
 import crparse
 from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CrparseError
-from crparse.inputs import resolved
+from crparse.inputs import inside, resolved
 from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace, tree
 from crparse.parallel import end_pool, result_of, worker_pool
@@ -608,7 +608,7 @@ def _no_inputs_in(paths: Sequence[Path], out: Path) -> None:
         if real == site:
             raise SiteError(f"the output directory is an input too ({path}): its pages would be read as releases; "
                             "give -o a directory outside the inputs", path=str(out))
-        if os.path.commonpath([real, site]) == site:
+        if inside(real, site):
             raise SiteError(f"an input is inside the output directory ({path}): the site's files would be read as "
                             "releases; keep the releases outside it", path=str(out))
 
