@@ -233,6 +233,29 @@ def test_a_font_without_a_charset_is_read_in_the_document_s_code_page(table):
         assert doc.rule("100.5").text == "\u0439."
 
 
+def test_a_font_s_charset_far_from_its_number_is_kept():
+    """A line break put between a font's number and its \\fcharset (long lines are broken every
+    256 characters) hid the charset from striprtf's font table pattern: the font's text was read
+    in the document's code page, "\u0439" as "\u00e9", without a word (sweep 25)."""
+    words = "\\fswiss" * 60  # more than a line's width between the number and the charset
+    rtf = ("{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fcharset0 Times;}{\\f1" + words + "\\fcharset204 Other;}}\n"
+           + RTF_RULES + "100.5. {\\f1 \\'e9}.\\par\n}")
+    assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.5").text == "\u0439."
+
+
+@pytest.mark.parametrize("which", ["number", "charset"])
+def test_a_font_number_or_charset_of_many_digits(tmp_path, which):
+    """A font number of 100,000 digits made striprtf's font table pattern backtrack over it (over
+    30 s); a charset of 5,000 was refused in Python's words ("Exceeds the limit (4300 digits)")
+    (sweep 25). Both are cut to ten digits, as striprtf reads a \\fN in the text."""
+    digits = "9" * (100_000 if which == "number" else 5_000)
+    entry = f"\\f{digits}\\fcharset0 A;" if which == "number" else f"\\f0\\fcharset{digits} A;"
+    path = tmp_path / "fonts.rtf"
+    path.write_text("{\\rtf1\\ansi{\\fonttbl{" + entry + "}}\n" + RTF_RULES + "}", encoding="latin-1")
+    result = run_limited(["parse", str(path)], seconds=10)
+    assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
+
+
 @pytest.mark.parametrize("typed", ["Files in C:\\\\bin0 and C:\\\\pictures.", "A \\pictfoo word.", "C:\\\\\\\\\\\\pictures"])
 def test_typed_pict_and_bin_are_text(typed):
     """striprtf finds pictures by the substring "\\\\pict" once the file holds "\\\\bin": typed text
