@@ -210,13 +210,15 @@ def test_genuine_utf16_with_a_bom_is_still_utf16():
         assert not [d for d in doc.diagnostics if d.code == "bom-mismatch"]
 
 
-def test_8bit_lines_ending_in_byte_0x85_are_read():
+@pytest.mark.parametrize("before, after", [(b"", b""), (b"", b"\n"), (b"", b"\r\n"), (b"\xef\xbb\xbf", b"")])
+def test_8bit_lines_ending_in_byte_0x85_are_read(before, after):
     """Byte 0x85 is NEL in ISO-8859-1 (an EBCDIC file converted byte for byte): read as cp1252's
     "…", the text was one line, refused (sweep 24). UTF-8 holding 0x85 inside a character
     ("Å" is C3 85) and no line end stays one line, as before."""
     lines = ["100. General", "", "100.1. One, café.", "", "100.2. Two. See rule 100.1.", ""]
     text = "\x85".join(lines)
-    doc = crparse.parse(text.encode("latin-1"), format="text")
+    # (one line end at the end, or a UTF-8 BOM, made it one line again: sweep 25)
+    doc = crparse.parse(before + text.encode("latin-1") + after, format="text")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2"] and doc.source.line_endings == "NEL"
     assert doc.rule("100.1").text == "One, café." and doc.rule("100.2").line == 5
     decoded = decode_bytes("100.1. Å one line only, 100.2. Å".encode())

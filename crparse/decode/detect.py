@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -190,6 +191,8 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
             diagnostics.append(Diagnostic(1, "warning", "bom-mismatch",
                                           f"a UTF-8 byte-order mark before {encoding} text: read as {encoding}"))
             return text, encoding, True
+        if _nel_ended(rest):
+            return _with_nel(rest, lambda stood_in: _strict_or_mixed(stood_in, diagnostics, "utf-8", bom=True))
         return _strict_or_mixed(rest, diagnostics, "utf-8", bom=True)
     if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         raise RefusedInput("UTF-32 text is not supported; convert it to UTF-8")
@@ -230,13 +233,31 @@ def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, boo
         )
     if data.isascii():
         return data.decode("ascii"), "ascii", False
-    if b"\x85" in data and b"\n" not in data and b"\r" not in data and not _is_utf8(data):
-        # lines ending only in byte 0x85, NEL in ISO-8859-1 (an EBCDIC file converted byte for
-        # byte): read as cp1252's "…", the text was one line, refused (sweep 24). Each 0x85 is NEL
-        # (U+0085), which the line split reads as a line end, saying so.
-        text, encoding, bom = _strict_or_mixed(data.replace(b"\x85", b"\n"), diagnostics, None, bom=False)
-        return text.replace("\n", "\x85"), encoding, bom
+    if _nel_ended(data):
+        return _with_nel(data, lambda stood_in: _strict_or_mixed(stood_in, diagnostics, None, bom=False))
     return _strict_or_mixed(data, diagnostics, None, bom=False)
+
+
+def _nel_ended(data: bytes) -> bool:
+    """Whether 8-bit text that is not UTF-8 ends its lines in byte 0x85, NEL in ISO-8859-1 (an
+    EBCDIC file converted byte for byte), more than in CR or LF: read as cp1252's "…", the text
+    was one line, refused (sweep 24); so it was with one LF at its end, or a UTF-8 BOM (sweep 25)."""
+    nel = data.count(b"\x85")
+    return nel > 0 and nel > data.count(b"\n") + data.count(b"\r") and not _is_utf8(data)
+
+
+# Control bytes text does not hold, one of which stands for 0x85 while the bytes are decoded
+_STAND_INS = [bytes([b]) for b in (*range(0x01, 0x09), *range(0x0E, 0x20))]
+
+
+def _with_nel(data: bytes, decode: Callable[[bytes], tuple[str, str, bool]]) -> tuple[str, str, bool]:
+    """`decode(data)` with each 0x85 read as NEL (U+0085), which the line split reads as a line
+    end, saying so: a control byte the data lacks stands for it while the codec decodes."""
+    stand_in = next((b for b in _STAND_INS if b not in data), None)
+    if stand_in is None:
+        return decode(data)
+    text, encoding, bom = decode(data.replace(b"\x85", stand_in))
+    return text.replace(stand_in.decode("ascii"), "\x85"), encoding, bom
 
 
 def _many_controls(sample: bytes) -> bool:
