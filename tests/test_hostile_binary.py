@@ -389,6 +389,11 @@ _WORKBOOK = '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/20
     # the reader's refusals, not detection's "not a DOCX"
     ({"_rels/.rels": _RELS.format("word/gone.xml"), "word/document.xml": None}, "is not in the ZIP archive"),
     ({"_rels/.rels": "<Relationships", "Word/document.XML": None}, "_rels/.rels: "),
+    # XML that the test cannot read, in the part _rels/.rels names: the reader says why (an entity
+    # bomb was "not a DOCX document": sweep 25)
+    ({"_rels/.rels": _RELS.format("other.xml"), "other.xml": '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "x">'
+      + "".join(f'<!ENTITY {c} "{("&" + p + ";") * 10}">' for p, c in zip("abcdefgh", "bcdefghi")) + "]><d>&i;</d>"},
+     "other.xml is not well-formed XML"),
     # an Office package that is not Word's, a ZIP archive that is no package
     ({"_rels/.rels": _RELS.format("xl/workbook.xml"), "xl/workbook.xml": _WORKBOOK}, "not a DOCX document"),
     ({"_rels/.rels": _RELS.format("word/main.xml"), "word/main.xml": "no XML"}, "not a DOCX document"),
