@@ -776,3 +776,31 @@ def test_a_pdf_after_junk_is_detected_as_pdfium_reads_it(junk):
     data = junk + make_pdf([[(72, 700, "100.1. These Magic rules apply."), (72, 686, "100.2. To play, each player.")]])
     assert crparse.parse(data).source.format == "pdf"
     assert crparse.parse(b"Notes on %PDF-1.7 files.\n\n100.1. A rule.\n\n100.2. Another.\n").source.format == "text"
+
+
+@pytest.mark.parametrize("where, construct", [
+    ("body", "<!-- 100.3. A rule commented out. -->"),
+    ("body", "<?x 100.3. A rule in a processing instruction.?>"),
+    ("body", "<!--\n<w:p><w:r><w:t>100.3. A paragraph commented out.</w:t></w:r></w:p>\n-->"),
+    ("after", "<!-- 100.3. After the document. -->"),
+    ("text", "<!-- 100.3. x -->"),
+    ("body", "<!--\n100.3. In a comment read across chunks.\n" + "y" * 1_500_000 + "-->"),
+])
+def test_docx_comments_and_instructions_holding_rules_are_said(where, construct):
+    """Word shows no comment or processing instruction of the document part, and the reader reads
+    none: holding rules, they went without a word, where HTML's and Markdown's are said (sweep 25)."""
+    document = _document("100. General", "100.1. First.", "100.2. Second.")
+    if where == "body":
+        document = document.replace("<w:body>", "<w:body>" + construct)
+    elif where == "after":
+        document += construct
+    else:
+        document = document.replace("First.", "First." + construct)
+    doc = crparse.parse(zip_of_members({"word/document.xml": document}), format="docx")
+    said = [d.message for d in doc.diagnostics if "comment(s) or processing instruction(s)" in d.message]
+    assert said == ["not read, 1 comment(s) or processing instruction(s) of word/document.xml that hold what reads "
+                    "as rules (a rule number at a line's start)"]
+    assert doc.rule("100.1").text == "First."
+    plain = _document("100. General", "100.1. First.", "100.2. Second.").replace("<w:body>", "<w:body><!-- see 100.1 -->")
+    doc = crparse.parse(zip_of_members({"word/document.xml": plain}), format="docx")
+    assert not [d for d in doc.diagnostics if "comment(s) or processing instruction(s)" in d.message]

@@ -102,8 +102,53 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         main = _main_part(archive)
         _check_members(archive, main)
         texts, diagnostics = _body_texts(archive, main)
+        diagnostics += _commented_rules(archive, main)
     lines = "\n".join(texts).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return Extract(format="docx", lines=lines, encoding="utf-8", line_endings="none", diagnostics=diagnostics)
+
+
+# A comment or processing instruction of the document part: opened, and closed (the part is read
+# as it inflates, a chunk at a time; a construct is looked at up to MAX_CONSTRUCT of its bytes).
+_OPENERS = re.compile(rb"<!--|<\?")
+_CLOSERS = {b"<!--": b"-->", b"<?": b"?>"}
+_CHUNK = 2**20
+MAX_CONSTRUCT = 2**20
+
+
+def _commented_rules(archive: zipfile.ZipFile, main: str) -> list[Diagnostic]:
+    """A warning for the comments and processing instructions of the document part that hold
+    what reads as rules (a rule number at their start or a line's), which Word does not show and
+    the reader does not read: they went without a word, where HTML's and Markdown's are said
+    (sweep 25). The part is inflated again, a chunk at a time (its size was checked)."""
+    from crparse.readers.html import _AFTER_A_WORD, holds_rule
+
+    def reads_as_rules(content: bytes, instruction: bool) -> bool:  # an instruction's also after its target
+        text = content[:MAX_CONSTRUCT].decode("utf-8", "replace")
+        return holds_rule(text) or (instruction and _AFTER_A_WORD.match(text) is not None)
+
+    found = 0
+    pending = b""  # a construct opened in an earlier chunk, or the last bytes that may start one
+    with archive.open(main) as member:
+        while chunk := member.read(_CHUNK):
+            data, at = pending + chunk, 0
+            pending = b""
+            while (opening := _OPENERS.search(data, at)) is not None:
+                closer = _CLOSERS[opening[0]]
+                end = data.find(closer, opening.end())
+                if end < 0:
+                    pending = data[opening.start():opening.start() + MAX_CONSTRUCT]
+                    break
+                found += reads_as_rules(data[opening.end():end], opening[0] == b"<?")
+                at = end + len(closer)
+            else:
+                pending = data[-3:]  # "<!-" split across chunks
+            if len(pending) >= MAX_CONSTRUCT:  # a construct longer than any: looked at as it is
+                found += reads_as_rules(pending[len(opening[0]):], opening[0] == b"<?") if opening else 0
+                pending = b""
+    if not found:
+        return []
+    return [Diagnostic(None, "warning", "docx-not-read", f"not read, {found:,} comment(s) or processing "
+                       f"instruction(s) of {main} that hold what reads as rules (a rule number at a line's start)")]
 
 
 _RELATIONSHIPS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
