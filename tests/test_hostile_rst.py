@@ -822,3 +822,23 @@ def test_rules_in_markup_whose_text_is_not_read_are_warned(tmp_path):
     doc = crparse.parse(edition(tmp_path / "b", rules=plain))
     assert not [d for d in doc.diagnostics if "hold what reads as rules" in d.message]
     assert doc.rule("800.3").text == "See 800.9. Used."
+
+
+def test_markup_holding_rules_is_said_by_the_file_s_path_in_the_edition(tmp_path):
+    """Counted by bare file name, a/intro.rst and b/intro.rst were one line, "intro.rst: 2 ..." (review)."""
+    ed = tmp_path / "ed"
+    for name in ("a", "b"):
+        (ed / name).mkdir(parents=True)
+        (ed / name / "intro.rst").write_text(f"{name.upper()}\n=\n\n.. 800.9. Hidden in {name}.\n")
+    index = edition(tmp_path, "a/intro", "b/intro")
+    said = sorted(d.message.split(":")[0] for d in crparse.parse(index).diagnostics if "hold what reads" in d.message)
+    assert said == ["a/intro.rst", "b/intro.rst"]
+
+
+def test_a_substitution_used_after_a_stray_bar_is_used():
+    """The uses were found by a pattern that took "| b |" and left "name|": a used substitution
+    holding a rule was said to be unused (review)."""
+    text = ("Rules\n=====\n\n.. |name| replace:: 100.3. Substituted.\n\n100.1. A | b |name| c.\n\n100.2. B.\n")
+    doc = crparse.parse(text.encode(), format="rst")
+    assert not [d for d in doc.diagnostics if "hold what reads" in d.message]
+    assert doc.rule("100.1").text == "A | b 100.3. Substituted. c."

@@ -176,7 +176,8 @@ def _read(raw: bytes, path: str | None) -> Extract:
     writer = _Writer(numbers, labels, titles, diagnostics)
     for document, source in zip(documents, files):
         writer.document(document, source)
-    for name, count in writer.hidden.items():
+    for name, count in writer.hidden.items():  # named as in the edition: two intro.rst were one (review)
+        name = os.path.relpath(name, os.path.dirname(files[0].path) or ".") if name and files else name
         diagnostics.append(Diagnostic(
             None, "warning", "rst-markup",
             f"{name}: {count:,} comment(s), unused substitution definition(s), image alt text(s) or meta "
@@ -439,7 +440,8 @@ _REFERENCE_END = re.compile(r"(?<=[\w`\]])__?(?!\w)")
 # docutils reads \v and \f as spaces, and breaks lines also where str.splitlines does
 # What reads as a rule in markup whose text is not read: a rule or section number at a line's start.
 _HIDDEN_RULE = re.compile(r"(?m)^[ \t]*\d{3}\.(?:\d+[a-z]?\.?)?(?=[ \t]|$)")
-_SUBSTITUTION_USE = re.compile(r"\|([^|\n]{1,200})\|")
+# at each "|", what runs to the next on its line (a lookahead: "a | b |name|" uses "name" too)
+_SUBSTITUTION_USE = re.compile(r"\|(?=([^|\n]{1,200})\|)")
 _DOCUTILS_BREAK = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
@@ -1499,7 +1501,7 @@ class _Writer:
         else:
             texts = [str(node.get(name) or "") for name in ("alt", "content")]
         if any(_HIDDEN_RULE.search(text) for text in texts):  # docutils gives a comment no line of its own
-            self.hidden[Path(self.source.path).name if self.source is not None else ""] += 1
+            self.hidden[self.source.path if self.source is not None else ""] += 1
 
     def substituted(self, name: str) -> bool:
         """Whether the file being written uses the substitution `name` (`|name|` besides its
