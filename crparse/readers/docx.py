@@ -45,7 +45,7 @@ from collections import Counter
 from io import BytesIO
 
 from crparse.errors import RefusedInput
-from crparse.limits import max_input
+from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic
 from crparse.readers.base import Extract
 from crparse.readers.limits import CHUNK, MAX_XML_NAMESPACE_URI, Budget, max_inflated, max_xml_elements, size
@@ -122,17 +122,31 @@ def _commented_rules(archive: zipfile.ZipFile, main: str) -> list[Diagnostic]:
     (sweep 25). The part is inflated again, a chunk at a time (its size was checked)."""
     from crparse.readers.html import _AFTER_A_WORD, holds_rule
 
+    # What is looked at is held to the input limit in all, as the text read is: the part may inflate
+    # to 64 times the file, all of it comments (sweep 26)
+    budget = [max_input()]
+
     def reads_as_rules(content: bytes, instruction: bool) -> bool:  # an instruction's also after its target
+        if budget[0] <= 0:
+            return False
+        budget[0] -= min(len(content), MAX_CONSTRUCT)
         text = content[:MAX_CONSTRUCT].decode("utf-8", "replace")
         return holds_rule(text) or (instruction and _AFTER_A_WORD.match(text) is not None)
 
-    found = 0
+    found = seen = 0
+    limit = max_xml_elements()
     pending = b""  # a construct opened in an earlier chunk, or the last bytes that may start one
     with archive.open(main) as member:
         while chunk := member.read(_CHUNK):
             data, at = pending + chunk, 0
             pending = b""
             while (opening := _OPENERS.search(data, at)) is not None:
+                seen += 1
+                if seen > limit:  # counted as elements are: 36 million empty comments in 1 MB, 26 s (sweep 26)
+                    raise RefusedInput(
+                        f"cannot read this DOCX file: {main} has more than {limit:,} comments or processing "
+                        "instructions, the limit of its XML elements (a decompression bomb?): raise it with "
+                        "CRPARSE_MAX_XML_ELEMENTS if the file is genuine")
                 closer = _CLOSERS[opening[0]]
                 end = data.find(closer, opening.end())
                 if end < 0:
@@ -145,10 +159,14 @@ def _commented_rules(archive: zipfile.ZipFile, main: str) -> list[Diagnostic]:
             if len(pending) >= MAX_CONSTRUCT:  # a construct longer than any: looked at as it is
                 found += reads_as_rules(pending[len(opening[0]):], opening[0] == b"<?") if opening else 0
                 pending = b""
-    if not found:
-        return []
-    return [Diagnostic(None, "warning", "docx-not-read", f"not read, {found:,} comment(s) or processing "
-                       f"instruction(s) of {main} that hold what reads as rules (a rule number at a line's start)")]
+    said = []
+    if found:
+        said.append(Diagnostic(None, "warning", "docx-not-read", f"not read, {found:,} comment(s) or processing "
+                               f"instruction(s) of {main} that hold what reads as rules (a rule number at a line's start)"))
+    if budget[0] <= 0:
+        said.append(Diagnostic(None, "info", "docx-not-read", f"the comments and processing instructions of {main} "
+                               f"past the first {describe(max_input())} of them not looked at for rules"))
+    return said
 
 
 _RELATIONSHIPS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
