@@ -40,12 +40,15 @@ class Input(NamedTuple):
 
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,
-           other_editions: bool = True) -> Iterator[Input]:
+           other_editions: bool = True, record: bool = True) -> Iterator[Input]:
     """The files `paths` name, in order. A named path that does not exist is listed as it
     is: reading it reports the error with its name. `editions=False` lists the files of a reST
     edition one by one (for tools that read files rather than documents); `other_editions=False`
     does not go into a directory below a given one that holds an edition of its own (an
-    `index.rst`): an edition's own files.
+    `index.rst`): an edition's own files. `record=False` leaves where a walk listed its files
+    found as it was (listed_at): for a walk whose files are not read by their names (an edition's
+    listing, done while the edition is read, said where its files were from a directory swapped
+    since the first walk: sweep 26).
 
     With `once`, a file a walk meets again under another name (a symbolic or hard link, or a
     file named and also in a directory given) is listed as skipped, naming the one that is
@@ -59,9 +62,9 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         path = Path(raw)
         if _is_dir(path):
             if once:
-                yield from _once(_walk(path, editions, other_editions), seen)
+                yield from _once(_walk(path, editions, other_editions, record), seen)
             else:
-                yield from (item for item, _, _ in _walk(path, editions, other_editions))
+                yield from (item for item, _, _ in _walk(path, editions, other_editions, record))
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
@@ -104,7 +107,7 @@ def _once(walked: Iterable[tuple[Input, tuple | None, bool]], seen: dict[tuple, 
         seen.setdefault(identity, path)
 
 
-def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tuple[Input, tuple | None, bool]]:
+def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool = True) -> Iterator[tuple[Input, tuple | None, bool]]:
     """The files under `top`, depth first in name order, by a loop rather than os.walk's
     recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
     files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
@@ -167,7 +170,7 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
             index = edition is not None and path == edition / "index.rst" and edition == here
             identity = None if skipped is not None or status is None else \
                 _identity(status, os.path.normpath(os.path.join(real_top, os.path.relpath(here, top))) if index else None)
-            if skipped is None:
+            if skipped is None and record:
                 if path in linked_files:  # read where it led when listed: a link re-pointed out since
                     # was followed, and the outside file read (sweep 25)
                     _WALKED[str(path)] = linked_files[path]
@@ -183,6 +186,11 @@ def _walk(top: Path, editions: bool, other_editions: bool = True) -> Iterator[tu
 # under a directory swapped for a link (sweep 18). A link is read at the file it led to when listed.
 _WALKED: dict[str, str] = {}
 _WALKED_LINKS: set[str] = set()  # those of them that are links
+
+
+def listed_at(path: str | os.PathLike) -> str | None:
+    """Where the file at `path` really was when a walk listed it (None if no walk did)."""
+    return _WALKED.get(os.fspath(path))
 
 
 def _is_dir(path: Path) -> bool:

@@ -842,3 +842,35 @@ def test_a_substitution_used_after_a_stray_bar_is_used():
     doc = crparse.parse(text.encode(), format="rst")
     assert not [d for d in doc.diagnostics if "hold what reads" in d.message]
     assert doc.rule("100.1").text == "A | b 100.3. Substituted. c."
+
+
+def test_an_edition_swapped_for_a_link_while_it_is_read_reads_nothing_outside(tmp_path, monkeypatch):
+    """The edition's directory swapped for a link leading out after the walk listed it, while its
+    index was parsed: the edition's root was taken then, so the outside became the edition and its
+    files were read under the edition's names; and the edition's own listing moved where the walk
+    had found a later file of the batch to the outside too (sweep 26)."""
+    from crparse.errors import CrparseError
+    from crparse.inputs import inputs
+
+    index = edition(tmp_path, "secret")  # and tmp_path/outside/secret.rst
+    ed, outside = index.parent, tmp_path / "outside"
+    (ed / "zz.txt").write_text("100.1. An inside rule.\n\n100.2. Another.\n")
+    (outside / "index.rst").write_text(index.read_text())
+    (outside / "zz.txt").write_text(f"100.1. {SECRET}.\n\n100.2. Another.\n")
+    listed = [Path(i.path) for i in inputs([ed]) if i.skipped is None]
+    assert listed == [index, ed / "zz.txt"]
+    made = rst._Edition.__init__
+
+    def swapped_first(self, path):  # the index is read; then the directory is swapped
+        if not ed.is_symlink():
+            ed.rename(tmp_path / "ed-was")
+            ed.symlink_to(outside)
+        made(self, path)
+
+    monkeypatch.setattr(rst._Edition, "__init__", swapped_first)
+    (outside / "rules.rst").write_text(RULES)
+    with pytest.raises(CrparseError, match="leads outside the edition's directory") as refused:
+        crparse.parse(listed[0])  # its toctree's files, inside it no more: none read, the refusal says why
+    assert SECRET not in str(refused.value)
+    with pytest.raises(CrparseError, match="not where it was"):
+        crparse.parse(listed[1])

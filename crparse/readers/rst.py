@@ -52,7 +52,7 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput
-from crparse.inputs import Unread, inside, read_regular, real_path
+from crparse.inputs import Unread, inside, listed_at, read_regular, real_path
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
@@ -280,8 +280,12 @@ class _Edition:
 
     def __init__(self, index: str):
         self.directory = Path(index).parent
-        self.root = _real(self.directory) or os.path.abspath(self.directory)
-        self.seen = {_real(index) or os.path.abspath(index)}
+        # where a walk found the index, if one listed it: the directory swapped for a link leading
+        # out while the index was parsed made the outside the edition, and its files were read
+        # under the edition's names (sweep 26)
+        found = listed_at(index)
+        self.root = os.path.dirname(found) if found else _real(self.directory) or os.path.abspath(self.directory)
+        self.seen = {found or _real(index) or os.path.abspath(index)}
         self._real: dict[Path, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
         self._listed: list[Path] | None = None
@@ -396,8 +400,8 @@ class _Edition:
         from crparse.inputs import inputs
 
         if self._listed is None:
-            self._listed = [Path(i.path) for i in inputs([self.directory], editions=False, once=False, other_editions=False)
-                            if i.skipped is None and i.path.endswith(".rst")]
+            listing = inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
+            self._listed = [Path(i.path) for i in listing if i.skipped is None and i.path.endswith(".rst")]
         return self._listed
 
     def unnamed(self) -> list[Diagnostic]:
