@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import signal
 from contextlib import contextmanager
 
@@ -258,3 +259,19 @@ def test_a_block_with_no_attack_stated_is_unsupported_saying_so():
     internal error shown as a gap of the runner)."""
     result = check("Rob blocks with a creature.", "2026-01-16")
     assert result.status == "unsupported" and result.reason == "a block by Rob with no attack on Rob stated before it"
+
+
+def test_emit_pytest_names_many_copies_of_a_rule_number_in_linear_time(tmp_path):
+    """Each copy of a rule number was named by one "_" more than the last: 8,000 copies of "800.2."
+    with an example, 280 KB, took 28 s and wrote 32 MB (sweep 26)."""
+    body = "800.2. A rule.\n\nExample: Alex is.\n\n" * 8000
+    path = tmp_path / "copies.txt"
+    path.write_text("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
+                    "800. General\n\n800.1. Text.\n\n" + body)
+    out = tmp_path / "out"
+    result = run_limited(["examples", str(path), "--emit-pytest", str(out)], seconds=10)
+    assert result.ok_within_limits and result.returncode in (0, 1), (result.timed_out, result.stderr[-300:])
+    written = next(out.iterdir()).read_text()
+    names = re.findall(r"^def (test_\w+)\(", written, re.M)
+    assert len(names) == len(set(names)) == 8000 and max(map(len, names)) < 40
+    assert len(written) < 200 * 8000
