@@ -353,3 +353,15 @@ def test_a_path_that_is_no_cr_document_is_a_usage_error_and_runs_nothing(tmp_pat
     assert run.returncode == 4 and f"--cr-examples: {docs / name} is not a directory nor a CR document" in run.stderr, \
         run.stdout[-2000:] + run.stderr[-2000:]
     assert not mark.exists(), mark.read_text()
+
+
+def test_the_plugin_collects_documents_in_directories_pytest_passes_over(tmp_path):
+    """pytest's norecursedirs (build, dist, venv, node_modules, *.egg, a virtualenv...) left the
+    documents crparse's walk lists there uncollected, without a word (sweep 26)."""
+    docs = tmp_path / "docs"
+    for name in ("plain", "build", "dist", "venv", "x.egg", "node_modules", "__pycache__", "pyenv"):
+        (docs / name).mkdir(parents=True)
+        document(docs / name)
+    (docs / "pyenv" / "pyvenv.cfg").write_text("home = /usr\n")
+    run = _plugin([f"--cr-examples={docs}", "-v"], tmp_path)
+    assert run.returncode == 0 and run.stdout.count("801.2c#1 PASSED") == 8, run.stdout[-3000:]

@@ -116,16 +116,19 @@ def pytest_collect_directory(path, parent):
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_ignore_collect(collection_path, config):
     """pytest walks PATH itself: it goes only into the directories on the way to a document
     crparse's walk lists, not into a link to a directory leading out (a link to / walked the
     whole file system, and the conftest.py files met there were imported: sweep 17), nor into
-    one without documents (whose conftest.py it would import: sweep 18)."""
+    one without documents (whose conftest.py it would import: sweep 18); and into every one on
+    the way, whatever pytest's norecursedirs says (documents under build/, dist/, a virtualenv
+    went uncollected without a word: sweep 26). The answer is the first pytest takes."""
     if not config.getoption("--cr-examples", default=None):
         return None
     if collection_path.is_dir():
-        return None if str(collection_path) in _ways(config) and not collection_path.is_symlink() else True
-    return None if str(collection_path) in _listed(config) else True
+        return not (str(collection_path) in _ways(config) and not collection_path.is_symlink())
+    return str(collection_path) not in _listed(config)
 
 
 _WAYS: set[str] = set()
