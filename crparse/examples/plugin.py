@@ -231,9 +231,16 @@ class CrDocument(pytest.File):
                 date, how = rules_date(doc, identify=store_identifier(self.config.getoption("--cr-db")))
             except CrparseError as err:
                 undated = str(err)
+        from crparse.examples.bounds import MAX_DOCUMENT_ITEMS
+
         run = DocumentRun(date) if date else None  # one budget for the document's items, as `crparse examples` has
-        for case in cases(doc, self.config.getoption("--cr-rule")):
+        every = cases(doc, self.config.getoption("--cr-rule"))
+        for case in every[:MAX_DOCUMENT_ITEMS]:
             yield CrExample.from_parent(self, name=case.name, case=case, rules_date=date, how=how, undated=undated, run=run)
+        if len(every) > MAX_DOCUMENT_ITEMS:
+            self.warn(pytest.PytestCollectionWarning(
+                f"crparse: {self.path}: {len(every) - MAX_DOCUMENT_ITEMS:,} examples past the {MAX_DOCUMENT_ITEMS:,} "
+                f"a document's items may be (MAX_DOCUMENT_ITEMS) not collected; `crparse examples` runs them all"))
 
 
 class ExampleFailed(Exception):
