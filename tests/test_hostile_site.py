@@ -410,3 +410,21 @@ def test_a_deep_tree_crparse_owns_is_removed_by_a_loop(tmp_path):
     assert sum(1 for _ in tree(tmp_path / "top")) == 1101  # the top and its chain; the link is a file
     remove_tree(tmp_path / "top")
     assert not (tmp_path / "top").exists() and (tmp_path / "kept" / "precious").exists()
+
+
+def test_a_directory_of_rst_files_with_toctrees_is_hashed_once(tmp_path, monkeypatch):
+    """Each reST file with a toctree is fingerprinted with every .rst file of its directory: 1,000
+    of them in one directory read each other, a million reads, 42 s (sweep 26). The directory's
+    files are hashed once for the run, and each fingerprint is what it was."""
+    import crparse.inputs
+
+    for n in range(300):
+        (tmp_path / f"m{n:03}.rst").write_text(f"M{n}\n==\n\n.. toctree::\n   :glob:\n\n   *\n")
+    alone = {n: fingerprint(tmp_path / f"m{n:03}.rst") for n in (0, 150, 299)}
+    reads = []
+    read_regular = crparse.inputs.read_regular
+    monkeypatch.setattr(crparse.inputs, "read_regular", lambda *a, **k: reads.append(a[0]) or read_regular(*a, **k))
+    directories: dict = {}
+    shared = {n: fingerprint(tmp_path / f"m{n:03}.rst", directories) for n in range(300)}
+    assert {n: shared[n] for n in alone} == alone and len(set(shared.values())) == 300
+    assert len(reads) == 600  # each file for itself, and once for its directory

@@ -213,12 +213,13 @@ def _remove_file(path: Path) -> None:
         pass
 
 
-def fingerprint(release: Path) -> str:
+def fingerprint(release: Path, directories: dict[str, list[tuple[str, bytes]]] | None = None) -> str:
     """What a release's site depends on, as a sha256: its bytes, read as a reader reads them (a
     regular file within the input limit: a 3 GiB file was read whole to be hashed, and only then
-    refused), and for a reST edition's index those of every `.rst` file of its directory tree,
-    with their names (the files its toctree may read)."""
-    from crparse.inputs import Unread, inputs, read_regular
+    refused), and for a reST file with a toctree those of every `.rst` file of its directory tree,
+    with their names (the files its toctree may read). `directories` keeps those of each directory
+    for the run: each of 1,000 such files in one directory hashed all the others, 42 s (sweep 26)."""
+    from crparse.inputs import Unread, read_regular
     from crparse.limits import max_input
 
     try:
@@ -228,22 +229,42 @@ def fingerprint(release: Path) -> str:
     digest = hashlib.sha256(data)
     if release.suffix.lower() != ".rst" or b"toctree" not in data:
         return digest.hexdigest()
-    budget = max_input()  # what an edition may hold in all: past it, the reader refuses it anyway
-    # at most so many files looked at: an index.rst at the top of a large tree is not walked whole;
-    # the edition's own, by crparse's walk, a loop (Path.rglob recursed for each level: a tree 1,100
-    # directories deep below an edition ended `docs` with a RecursionError, exit 3: sweep 25)
-    walked = inputs([release.parent], editions=False, once=False, other_editions=False)
-    files = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
-    for f in sorted(itertools.islice(files, 10_000)):
-        if f == release or f.is_symlink() or not f.is_file():
+    key = resolved(release.parent)
+    files = directories.get(key) if directories is not None else None
+    if files is None:
+        files = _edition_files(release.parent)
+        if directories is not None:
+            directories[key] = files
+    for name, hashed in files:
+        if name != release.name:
+            digest.update(name.encode("utf-8", "surrogateescape"))
+            digest.update(hashed)
+    return digest.hexdigest()
+
+
+def _edition_files(directory: Path) -> list[tuple[str, bytes]]:
+    """The `.rst` files of an edition's directory tree (its own: by crparse's walk, a loop, not
+    into other editions; Path.rglob recursed for each level, and a tree 1,100 deep below an edition
+    ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256: at most
+    10,000 of them (an index.rst at the top of a large tree is not walked whole) and the input
+    limit in all (past it, the reader refuses the edition anyway)."""
+    from crparse.inputs import Unread, inputs, read_regular
+    from crparse.limits import max_input
+
+    budget = max_input()
+    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False)
+    paths = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
+    files = []
+    for f in sorted(itertools.islice(paths, 10_000)):
+        if f.is_symlink() or not f.is_file():
             continue
-        digest.update(str(f.relative_to(release.parent)).encode("utf-8", "surrogateescape"))
+        name = str(f.relative_to(directory))
         try:
-            part = read_regular(f, budget)
+            part = read_regular(f, max(budget, 0))
         except Unread:
-            digest.update(b"\0unread")
+            files.append((name, b"\0unread"))
             continue
         budget -= len(part)
-        digest.update(hashlib.sha256(part).digest())
-    return digest.hexdigest()
+        files.append((name, hashlib.sha256(part).digest()))
+    return files
 
