@@ -691,6 +691,17 @@ def test_an_unclosed_skipped_element_that_swallows_the_page_is_read_past(opener)
     assert not [d for d in crparse.parse(closed.encode(), format="html").diagnostics if d.severity == "warning"]
 
 
+@pytest.mark.parametrize("opener", ["<noscript><noscript>", "<template><template>", "<svg><svg>",
+                                    "<noscript>" * 1000, "<noscript><template><noscript>"])
+def test_nested_unclosed_skipped_elements_are_all_closed_where_the_page_starts(opener):
+    """One end tag closed the outermost only: a `<noscript>` in another, both unclosed, still held
+    the rest of the page (sweep 26)."""
+    after = "".join(f"<p>100.{i}. Rule {i}, after it.</p>\n" for i in range(1, 11))
+    page = f"<html><body><p>100. General</p>\n{opener}\n{after}</body></html>\n"
+    doc = crparse.parse(page.encode(), format="html")
+    assert len(doc.rules) == 11 and doc.rule("100.10").text == "Rule 10, after it."
+
+
 @pytest.mark.parametrize("start, said", [("<body>", False), ("", True)])
 def test_a_head_its_body_closes_is_read_as_browsers_read_it(start, said):
     """HTML lets a head's end tag out; bs4 put the whole page inside the head, and a page written

@@ -489,9 +489,10 @@ _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\
 _RAW_TEXT = ("script", "style")
 
 
-def _unclosed(markup: str, name: str) -> int | None:
-    """Where the outermost element `name` that no end tag closes opens in the (lowercased) markup,
-    or None. A script's or style's text runs to the first end tag: one opened after the last end
+def _unclosed(markup: str, name: str) -> tuple[int, int] | None:
+    """Where the outermost element `name` that no end tag closes opens in the markup, and how many
+    are left open inside it and with it (one end tag closed the outermost only: a `<noscript>`
+    in another, both unclosed, still held the page: sweep 26), or None. A script's or style's text runs to the first end tag: one opened after the last end
     tag is unclosed. Other elements nest: an unclosed <noscript> before a closed one was missed
     when only the last end tag was looked at (sweep 22). One pass over their tags, in the markup
     itself: offsets into its lowercased copy were off after each "İ", which lowercases to two
@@ -499,7 +500,7 @@ def _unclosed(markup: str, name: str) -> int | None:
     if name in _RAW_TEXT:
         last = max((m.end() for m in re.finditer(f"</{name}", markup, re.I)), default=0)
         opened = re.compile(f"<{name}(?=[\\s/>])", re.I).search(markup, last)
-        return opened.start() if opened is not None else None
+        return (opened.start(), 1) if opened is not None else None
     depth, outer = 0, None
     for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", markup, re.I):
         if tag[1]:
@@ -511,7 +512,7 @@ def _unclosed(markup: str, name: str) -> int | None:
         if depth == 0:
             outer = tag.start()
         depth += 1
-    return outer if depth else None
+    return (outer, depth) if depth and outer is not None else None
 
 
 def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
@@ -525,24 +526,25 @@ def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
     (as browsers read it) was refused as having no rules."""
     ends: list[tuple[int, int, str]] = []
     for name in sorted(_NOT_TEXT):
-        opened = _unclosed(markup, name)
-        if opened is None:
+        found = _unclosed(markup, name)
+        if found is None:
             continue
+        opened, open_ones = found
         tag_end = markup.find(">", opened)
         page = _PAGE_STARTS.search(markup, tag_end + 1) if tag_end >= 0 else None
         if page is not None:
             # HTML lets a head's end tag out: the body's start ends it, said of no other element
             said = "" if name == "head" and page[0].lower().startswith("<body") else name
-            ends.append((page.start(), -opened, said))
+            ends.append((page.start(), -opened, said, open_ones))
     if not ends:
         return markup, []
     pieces, done = [], len(markup)
-    for at, _, name in sorted(ends, reverse=True):  # from the end; at one place, the inner one first
+    for at, _, name, open_ones in sorted(ends, reverse=True):  # from the end; at one place, the inner one first
         pieces.append(markup[at:done])
-        pieces.append(f"</{name or 'head'}>")
+        pieces.append(f"</{name or 'head'}>" * open_ones)
         done = at
     pieces.append(markup[:done])
-    return "".join(reversed(pieces)), [said for _, _, said in sorted(ends) if said]
+    return "".join(reversed(pieces)), [said for _, _, said, _ in sorted(ends) if said]
 
 
 class _Walk:
