@@ -243,6 +243,17 @@ def test_a_font_s_charset_far_from_its_number_is_kept():
     assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.5").text == "\u0439."
 
 
+@pytest.mark.parametrize("name", ["Ar\\{ial", "A\\}b", "x\\\\{\\fs20}y"])
+def test_a_brace_in_a_font_name_is_text(name):
+    """An escaped brace in a font's name was counted as a group's: "\\{" made a ";" go before its
+    brace, a group that hid the whole text (refused as having no rules), and "\\}" ended the table
+    there, the next font's charset lost, its text read in the document's code page (sweep 26)."""
+    rtf = ("{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0\\fcharset0 " + name + ";}{\\f1\\fcharset204 Cyr;}}\n"
+           + RTF_RULES + "100.5. {\\f1 \\'e0\\'e1\\'e2}.\\par\n}")
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.5").text == "\u0430\u0431\u0432." and "100.4" in doc
+
+
 @pytest.mark.parametrize("which", ["number", "charset"])
 def test_a_font_number_or_charset_of_many_digits(tmp_path, which):
     """A font number of 100,000 digits made striprtf's font table pattern backtrack over it (over

@@ -194,19 +194,24 @@ _FONT_ENTRY = re.compile(r"(?=\{|\\f\d)")
 
 
 def _font_entries_ended(rtf: str) -> str:
-    from striprtf.striprtf import BRACE, FONTTABLE_START
+    from striprtf.striprtf import FONTTABLE_START
 
     start = FONTTABLE_START.search(rtf)
     if start is None:
         return rtf
     depth, end = 1, len(rtf)
-    for brace in BRACE.finditer(rtf, start.end()):  # the group as striprtf finds it
-        depth += 1 if brace.group() == "{" else -1
-        if depth == 0:
-            end = brace.start()
-            break
-    # and one at its end ends the last entry, whose charset FONTTABLE missed without it (sweep 24)
-    return rtf[:start.end()] + _FONT_ENTRY.sub(";", _own_charsets(rtf[start.end():end])) + ";" + rtf[end:]
+    for brace in _BRACE.finditer(rtf, start.end()):  # an escaped brace is a font name's text
+        if brace[0] in ("{", "}"):
+            depth += 1 if brace[0] == "{" else -1
+            if depth == 0:
+                end = brace.start()
+                break
+    # A font name's escaped braces are left out (the table is never shown): striprtf finds the
+    # table's end counting them, and a ";" put before the "{" of "\{" made a group that hid the
+    # whole text (sweep 26). And a ";" at its end ends the last entry, whose charset FONTTABLE
+    # missed without it (sweep 24).
+    table = _BRACE.sub(lambda m: "" if m[0] in ("\\{", "\\}") else m[0], rtf[start.end():end])
+    return rtf[:start.end()] + _FONT_ENTRY.sub(";", _own_charsets(table)) + ";" + rtf[end:]
 
 
 # What ends a font entry or starts one, and the font's number and charset (an escaped brace or
