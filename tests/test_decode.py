@@ -230,3 +230,15 @@ def test_utf16_marks_in_a_row_before_8bit_text_are_one_mismatch():
     marks in a row were a RecursionError, exit 3 (review of sweep 24's fix)."""
     decoded = decode_bytes(b"\xff\xfe" * 3000 + b"100.1. Rule one.\n\n100.2. Rule two.\n")
     assert [d.code for d in decoded.diagnostics] == ["bom-mismatch"] and decoded.lines[2] == "100.2. Rule two."
+
+
+@pytest.mark.parametrize("marks", [2, 5])
+def test_utf16_behind_several_utf8_marks_is_read_as_utf16(marks):
+    """A second UTF-8 mark passed the UTF-16 behind them as UTF-8: refused as "no numbered rules"
+    (sweep 26)."""
+    import crparse
+
+    text = "100. General\n\n100.1. These Magic rules apply to any Magic game.\n\n100.2. To play.\n"
+    doc = crparse.parse(b"\xef\xbb\xbf" * marks + b"\xff\xfe" + text.encode("utf-16-le"))
+    assert doc.rule("100.1").text == "These Magic rules apply to any Magic game."
+    assert [d.code for d in doc.diagnostics if d.code == "bom-mismatch"] == ["bom-mismatch"]

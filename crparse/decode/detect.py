@@ -184,10 +184,13 @@ def _describe(crlf: int, cr: int, lf: int) -> str:
 def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]:
     if data.startswith(b"\xef\xbb\xbf"):
         rest = data[3:]
-        if b"\x00" in rest[:4096] and not rest.startswith(b"\xef\xbb\xbf"):
+        after = 3  # past every UTF-8 mark in a row: UTF-16 behind two was read as UTF-8 (sweep 26)
+        while data.startswith(b"\xef\xbb\xbf", after):
+            after += 3
+        if b"\x00" in data[after:after + 4096]:
             # UTF-16 behind a UTF-8 byte-order mark (a converter that added one): read as "1\x000\x00",
             # it was refused as "no numbered rules" (sweep 17); binary data is refused as such
-            text, encoding, _ = _decode(rest, diagnostics)
+            text, encoding, _ = _decode(data[after:], diagnostics)
             diagnostics.append(Diagnostic(1, "warning", "bom-mismatch",
                                           f"a UTF-8 byte-order mark before {encoding} text: read as {encoding}"))
             return text, encoding, True
