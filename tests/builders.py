@@ -7,7 +7,7 @@ import zipfile
 
 
 def zip_of_members(members: dict[str, str | bytes]) -> bytes:
-    """A ZIP archive of `members` (name -> text or bytes), deflated as zipfile writes them."""
+    """A ZIP archive of `members` (name -> text or bytes), stored, as zipfile writes them by default."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as package:
         for name, data in members.items():
