@@ -289,6 +289,8 @@ class _Edition:
         self._real: dict[Path, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
         self._listed: list[Path] | None = None
+        self._passed_over: list[tuple[Path, str]] = []  # its .rst files a walk does not read, and why
+        self.tried: set[Path] = set()  # the files toctree entries named, as named
         self._names: dict[str, Path] | None = None  # the listed files by the names a pattern matches
         self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
         self._nested: dict[str, str | None] = {}  # a directory -> the outermost edition's directory on its way
@@ -310,6 +312,7 @@ class _Edition:
             raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
         name = posixpath.normpath(posixpath.join(base, name)) if base else name  # as Sphinx joins names
         shown = self.directory / name
+        self.tried.add(shown)  # said here, whatever follows (see unnamed)
         try:
             if os.path.commonpath([self.root, os.path.normpath(os.path.join(self.root, name))]) != self.root:
                 raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
@@ -400,8 +403,13 @@ class _Edition:
         from crparse.inputs import inputs
 
         if self._listed is None:
-            listing = inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
-            self._listed = [Path(i.path) for i in listing if i.skipped is None and i.path.endswith(".rst")]
+            listing = [i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
+                       if i.path.endswith(".rst")]
+            self._listed = [Path(i.path) for i in listing if i.skipped is None]
+            # one a walk passes over (a link leading out, to a hidden directory's file, a FIFO) is
+            # said with its reason: it went without a word, the outer walk leaving the edition's
+            # .rst files to it (sweep 26)
+            self._passed_over = [(Path(i.path), i.skipped) for i in listing if i.skipped is not None]
         return self._listed
 
     def unnamed(self) -> list[Diagnostic]:
@@ -410,11 +418,18 @@ class _Edition:
         without a word, and a diff against the edition said unchanged: sweep 18)."""
         read_or_said = self.seen | self.named
         unnamed = [f for f in self._files() if self.real(f) not in read_or_said]
-        if not unnamed:
-            return []
-        shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
-        return [Diagnostic(None, "warning", "rst-toctree",
-                           f"{len(unnamed)} .rst file(s) of the edition's directory that no toctree names, not read: {shown}")]
+        said = []
+        if unnamed:
+            shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
+            said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(unnamed)} .rst file(s) of the edition's "
+                                   f"directory that no toctree names, not read: {shown}"))
+        passed_over = [(f, why) for f, why in self._passed_over if f not in self.tried]  # else said already
+        if passed_over:
+            shown = "; ".join(f"{f.relative_to(self.directory)} ({why})" for f, why in passed_over[:5])
+            said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(passed_over)} .rst file(s) of the "
+                                   f"edition's directory that it does not read: {shown}"
+                                   + ("; ..." if len(passed_over) > 5 else "")))
+        return said
 
 
 # -- what docutils would make of it, counted before it runs -------------------------------------
