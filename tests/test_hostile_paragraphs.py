@@ -120,3 +120,15 @@ def test_invisible_characters_inside_a_line_are_kept():
     doc = crparse.parse(_RULES.replace("Two.", "Two\u200b words\u00ad.").encode(), format="text")
     assert doc.rule("100.2").text == "Two\u200b words\u00ad."
     assert not [d for d in doc.diagnostics if d.code == "invisible-characters"]
+
+
+@pytest.mark.parametrize("block", ["<!--{}-->", "```{}```"])
+def test_markdown_counted_by_its_lines_says_so(block):
+    """A comment or code block of 60,000 lines was refused as "more than 50,000 paragraphs (rules,
+    examples, glossary entries...)", as if it held rules (sweep 26): the message says what was
+    counted."""
+    text = "# T\n\n" + block.format("\nx" * 60_000 + "\n") + "\n\n100.1. A rule.\n\n100.2. Two.\n"
+    with pytest.raises(RefusedInput, match=r"Markdown of 60,00\d non-blank lines, each of which may be a block of "
+                                           r"its own .* a line of an HTML comment or of a code block\): more than "
+                                           r"50,000 paragraphs"):
+        crparse.parse(text.encode(), format="markdown")

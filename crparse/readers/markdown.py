@@ -89,7 +89,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     lines = checked.count(b"\n") + checked.count(b"\r") - checked.count(b"\r\n") + 1
     blocks = lines - len(_BLANK_LINE.findall(checked))
     if blocks > (limit := max_paragraphs()):
-        raise RefusedInput(too_many_paragraphs(limit))
+        # said as what it is: a long comment or code block was refused as if it held that many
+        # paragraphs of rules (sweep 26)
+        raise RefusedInput(f"Markdown of {blocks:,} non-blank lines, each of which may be a block of its own (a "
+                           "heading, a list item, a line of an HTML comment or of a code block): "
+                           + too_many_paragraphs(limit))
     opened = sum(map(_levels_opened, _CONTAINERS.findall(checked)))
     if opened > MAX_MARKDOWN_LEVELS:
         raise RefusedInput(
