@@ -286,12 +286,14 @@ class _Edition:
         found = listed_at(index)
         self.root = os.path.dirname(found) if found else _real(self.directory) or os.path.abspath(self.directory)
         self.seen = {found or _real(index) or os.path.abspath(index)}
-        self._real: dict[Path, str | None] = {}  # each listed file's real path, resolved once
+        self._real: dict[str, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
-        self._listed: list[Path] | None = None
-        self._passed_over: list[tuple[Path, str]] = []  # its .rst files a walk does not read, and why
-        self.tried: set[Path] = set()  # the files toctree entries named, as named
-        self._names: dict[str, Path] | None = None  # the listed files by the names a pattern matches
+        # its .rst files, as the walk names them: strings, a Path for each made 20,000 files 1,000
+        # directories deep cost 20 million parts (3 s: sweep 26)
+        self._listed: list[str] | None = None
+        self._passed_over: list[tuple[str, str]] = []  # its .rst files a walk does not read, and why
+        self.tried: set[str] = set()  # the files toctree entries named, as named
+        self._names: dict[str, str] | None = None  # the listed files by the names a pattern matches
         self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
         self._nested: dict[str, str | None] = {}  # a directory -> the outermost edition's directory on its way
 
@@ -312,7 +314,7 @@ class _Edition:
             raise _NotRead(f"an absolute path: an edition reads nothing outside the edition's directory ({self.root})")
         name = posixpath.normpath(posixpath.join(base, name)) if base else name  # as Sphinx joins names
         shown = self.directory / name
-        self.tried.add(shown)  # said here, whatever follows (see unnamed)
+        self.tried.add(str(shown))  # said here, whatever follows (see unnamed)
         try:
             if os.path.commonpath([self.root, os.path.normpath(os.path.join(self.root, name))]) != self.root:
                 raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
@@ -378,7 +380,7 @@ class _Edition:
         done = self.seen | self.named
         if self._names is None:  # once: each pattern listed the edition again (1,200 of them over
             # 20,000 files: 54 s, sweep 21)
-            self._names = {f.relative_to(self.directory).as_posix().removesuffix(".rst"): f for f in self._files()}
+            self._names = {self.relative(f).removesuffix(".rst"): f for f in self._files()}
         glob, found = GlobPattern(pattern), []
         for name, path in self._names.items():
             if glob.matches(name) and self.real(path) not in done:
@@ -390,14 +392,22 @@ class _Edition:
         self.glob_work += glob.work
         return sorted(found)
 
-    def real(self, path: Path) -> str | None:
+    def real(self, path: str) -> str | None:
         """A listed file's real path, resolved once (a file a pattern matched was resolved again
         for each pattern, and a link can cost 90 ms: sweep 22); None where none resolves."""
         if path not in self._real:
             self._real[path] = _real(path)
         return self._real[path]
 
-    def _files(self) -> list[Path]:
+    def relative(self, path: str) -> str:
+        """A listed file's name in the edition (posix), from the walk's name for it: a prefix cut,
+        not os.path.relpath's walk over each of its parts."""
+        base = str(self.directory)
+        prefix = "" if base == "." else base if base.endswith("/") else base + "/"
+        name = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, base)
+        return name.replace(os.sep, "/")
+
+    def _files(self) -> list[str]:
         """The edition's .rst files: in its directory and below, but for other editions' (a
         directory with an index.rst of its own)."""
         from crparse.inputs import inputs
@@ -405,11 +415,11 @@ class _Edition:
         if self._listed is None:
             listing = [i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
                        if i.path.endswith(".rst")]
-            self._listed = [Path(i.path) for i in listing if i.skipped is None]
+            self._listed = [i.path for i in listing if i.skipped is None]
             # one a walk passes over (a link leading out, to a hidden directory's file, a FIFO) is
             # said with its reason: it went without a word, the outer walk leaving the edition's
             # .rst files to it (sweep 26)
-            self._passed_over = [(Path(i.path), i.skipped) for i in listing if i.skipped is not None]
+            self._passed_over = [(i.path, i.skipped) for i in listing if i.skipped is not None]
         return self._listed
 
     def unnamed(self) -> list[Diagnostic]:
@@ -420,12 +430,12 @@ class _Edition:
         unnamed = [f for f in self._files() if self.real(f) not in read_or_said]
         said = []
         if unnamed:
-            shown = ", ".join(str(f.relative_to(self.directory)) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
+            shown = ", ".join(self.relative(f) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
             said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(unnamed)} .rst file(s) of the edition's "
                                    f"directory that no toctree names, not read: {shown}"))
         passed_over = [(f, why) for f, why in self._passed_over if f not in self.tried]  # else said already
         if passed_over:
-            shown = "; ".join(f"{f.relative_to(self.directory)} ({why})" for f, why in passed_over[:5])
+            shown = "; ".join(f"{self.relative(f)} ({why})" for f, why in passed_over[:5])
             said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(passed_over)} .rst file(s) of the "
                                    f"edition's directory that it does not read: {shown}"
                                    + ("; ..." if len(passed_over) > 5 else "")))
