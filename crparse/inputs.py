@@ -68,7 +68,7 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
-                edition = _resolved_or_none(path.parent) if editions and path.name == "index.rst" else None
+                edition = real_path_or_none(path.parent) if editions and path.name == "index.rst" else None
                 seen.setdefault(_identity(status, edition), str(raw))
             yield Input(str(raw), True, skipped)
 
@@ -78,7 +78,8 @@ def _identity(status: os.stat_result, edition: str | None = None) -> tuple:
     return (status.st_dev, status.st_ino) if edition is None else (status.st_dev, status.st_ino, edition)
 
 
-def _resolved_or_none(path: Path) -> str | None:
+def real_path_or_none(path: str | os.PathLike) -> str | None:
+    """real_path(path), or None where none resolves (missing, a loop, a name the system refuses)."""
     try:
         return real_path(path)
     except (OSError, ValueError):

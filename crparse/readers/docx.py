@@ -124,12 +124,13 @@ def _commented_rules(archive: zipfile.ZipFile, main: str) -> list[Diagnostic]:
 
     # What is looked at is held to the input limit in all, as the text read is: the part may inflate
     # to 64 times the file, all of it comments (sweep 26)
-    budget = [max_input()]
+    budget = max_input()
 
     def reads_as_rules(content: bytes, instruction: bool) -> bool:  # an instruction's also after its target
-        if budget[0] <= 0:
+        nonlocal budget
+        if budget <= 0:
             return False
-        budget[0] -= min(len(content), MAX_CONSTRUCT)
+        budget -= min(len(content), MAX_CONSTRUCT)
         text = content[:MAX_CONSTRUCT].decode("utf-8", "replace")
         return holds_rule(text) or (instruction and _AFTER_A_WORD.match(text) is not None)
 
@@ -163,7 +164,7 @@ def _commented_rules(archive: zipfile.ZipFile, main: str) -> list[Diagnostic]:
     if found:
         said.append(Diagnostic(None, "warning", "docx-not-read", f"not read, {found:,} comment(s) or processing "
                                f"instruction(s) of {main} that hold what reads as rules (a rule number at a line's start)"))
-    if budget[0] <= 0:
+    if budget <= 0:
         said.append(Diagnostic(None, "info", "docx-not-read", f"the comments and processing instructions of {main} "
                                f"past the first {describe(max_input())} of them not looked at for rules"))
     return said

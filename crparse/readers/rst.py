@@ -52,7 +52,7 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput
-from crparse.inputs import Unread, inside, listed_at, read_regular, real_path
+from crparse.inputs import Unread, inside, listed_at, read_regular, real_path, real_path_or_none
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
@@ -250,13 +250,6 @@ class _File:
     offset: int  # lines of the files before this one
 
 
-def _real(path) -> str | None:
-    try:
-        return real_path(path)
-    except (OSError, ValueError):
-        return None
-
-
 def _holds_edition(directory: str, root: str) -> bool:
     """Whether `directory` has an index.rst to read: a regular file, not a link leading out of `root`."""
     index = os.path.join(directory, "index.rst")
@@ -284,8 +277,8 @@ class _Edition:
         # out while the index was parsed made the outside the edition, and its files were read
         # under the edition's names (sweep 26)
         found = listed_at(index)
-        self.root = os.path.dirname(found) if found else _real(self.directory) or os.path.abspath(self.directory)
-        self.seen = {found or _real(index) or os.path.abspath(index)}
+        self.root = os.path.dirname(found) if found else real_path_or_none(self.directory) or os.path.abspath(self.directory)
+        self.seen = {found or real_path_or_none(index) or os.path.abspath(index)}
         self._real: dict[str, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
         # its .rst files, as the walk names them: strings, a Path for each made 20,000 files 1,000
@@ -396,7 +389,7 @@ class _Edition:
         """A listed file's real path, resolved once (a file a pattern matched was resolved again
         for each pattern, and a link can cost 90 ms: sweep 22); None where none resolves."""
         if path not in self._real:
-            self._real[path] = _real(path)
+            self._real[path] = real_path_or_none(path)
         return self._real[path]
 
     def relative(self, path: str) -> str:
