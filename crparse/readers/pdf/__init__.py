@@ -89,7 +89,7 @@ def _read(raw: bytes, path: str | None) -> Extract:
     streams: dict[int, list[StreamAt]] = {}
     objects = Objects(raw)
     damaged = check_streams(raw, streams, objects)
-    source, lines = _lines(raw, *check_content(raw, streams, objects))
+    source, lines, blank, pages = _lines(raw, *check_content(raw, streams, objects))
     if not lines and damaged:
         raise RefusedInput(
             f"cannot read this PDF file: no text came out, and {len(damaged)} of its Flate streams are damaged "
@@ -129,6 +129,17 @@ def _read(raw: bytes, path: str | None) -> Extract:
             Diagnostic(None, "warning", "pdf-damaged-stream",
                        f"{len(damaged)} damaged Flate stream(s), text may be missing: {damaged[0]}")
         )
+    if blank:
+        # A content stream that its filter cannot decode (an LZW stream that is not one, say)
+        # gives PDFium nothing to show and no error: the page's text is gone without a word.
+        # No page of a released CR is blank (each has at least its page number).
+        which = ", ".join(map(str, blank[:5])) + (f" and {len(blank) - 5:,} more" if len(blank) > 5 else "")
+        diagnostics.append(
+            Diagnostic(None, "warning", "pdf-blank-page",
+                       f"{len(blank):,} of {pages:,} page(s) give no text "
+                       f"(page {which}): text may be missing (a content stream that does not decode, "
+                       f"or a page of images)")
+        )
     diagnostics += folded
     return Extract(
         format="pdf",
@@ -142,9 +153,12 @@ def _read(raw: bytes, path: str | None) -> Extract:
     )
 
 
-def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple[list[str], list[_Line]]:
-    """The source lines and printed lines of every page. `cost`, `checked_pages`: what the
-    content check found the pages cost and how many it found (see check_content)."""
+def _lines(
+    raw: bytes, cost: int = 0, checked_pages: int | None = None
+) -> tuple[list[str], list[_Line], list[int], int]:
+    """The source lines and printed lines of every page, the (1-based) numbers of the pages
+    that give no text, and how many pages there are. `cost`, `checked_pages`: what the content
+    check found the pages cost and how many it found (see check_content)."""
     try:
         import pypdfium2 as pdfium
         import pypdfium2.raw as pdfium_c
@@ -157,17 +171,19 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
         raise RefusedInput(f"cannot read this PDF file: {said(err)}") from None
     source: list[str] = []
     lines: list[_Line] = []
-    page_index = 0
+    blank: list[int] = []
+    page_index, pages = 0, 0
     limit, text_limit, chars = max_pdf_content(), max_input(), 0
     try:
-        if checked_pages is not None and len(document) > checked_pages:
+        pages = len(document)
+        if checked_pages is not None and pages > checked_pages:
             # PDFium finds pages the check did not (its /Count says more than the tree holds,
             # or the tree is where the check cannot see it): their content was not counted.
             raise RefusedInput(
-                f"cannot read this PDF file: PDFium counts {len(document):,} page(s) in it, where its page tree holds "
+                f"cannot read this PDF file: PDFium counts {pages:,} page(s) in it, where its page tree holds "
                 f"{checked_pages:,}: the content of the others cannot be checked before it is read"
             )
-        for page_index in range(len(document)):
+        for page_index in range(pages):
             page = document[page_index]
             textpage = page.get_textpage()
             count = textpage.count_chars()
@@ -184,6 +200,8 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
                     f"{page_index + 1} ({chars:,} characters): raise it with CRPARSE_MAX_INPUT if the file is genuine"
                 )
             text = _page_text(textpage, count).translate(_NONBREAKING_HYPHEN)  # 1:1, indices kept
+            if not text.strip():
+                blank.append(page_index + 1)
             page_lines: list[_Line] = []
             at = 0
             for match in [*_LINE_BREAK.finditer(text), None]:
@@ -209,7 +227,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> tuple
         raise RefusedInput(f"cannot read this PDF file: page {page_index + 1}: {said(err)}") from None
     finally:
         document.close()
-    return source, lines
+    return source, lines, blank, pages
 
 
 def _page_text(textpage, count: int) -> str:
