@@ -17,9 +17,7 @@ changed release), so an incremental build rebuilt them all anyway.
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
-import itertools
 import json
 import os
 import shutil
@@ -213,58 +211,14 @@ def _remove_file(path: Path) -> None:
         pass
 
 
-def fingerprint(release: Path, directories: dict[str, list[tuple[str, bytes]]] | None = None) -> str:
-    """What a release's site depends on, as a sha256: its bytes, read as a reader reads them (a
-    regular file within the input limit: a 3 GiB file was read whole to be hashed, and only then
-    refused), and for a reST file with a toctree those of every `.rst` file of its directory tree,
-    with their names (the files its toctree may read). `directories` keeps those of each directory
-    for the run: each of 1,000 such files in one directory hashed all the others, 42 s (sweep 26)."""
-    from crparse.inputs import Unread, read_regular
-    from crparse.limits import max_input
+def fingerprint(release: Path, directories: dict | None = None) -> str:
+    """What a release's site depends on (crparse.fingerprint), refused as a site error where
+    the release cannot be read."""
+    from crparse.fingerprint import fingerprint as of
+    from crparse.inputs import Unread
 
     try:
-        data = read_regular(release, max_input())
+        return of(release, directories)
     except Unread as why:
         raise SiteError(why.reason, path=str(release)) from None
-    digest = hashlib.sha256(data)
-    if release.suffix.lower() != ".rst" or b"toctree" not in data:
-        return digest.hexdigest()
-    key = resolved(release.parent)
-    files = directories.get(key) if directories is not None else None
-    if files is None:
-        files = _edition_files(release.parent)
-        if directories is not None:
-            directories[key] = files
-    for name, hashed in files:
-        if name != release.name:
-            digest.update(name.encode("utf-8", "surrogateescape"))
-            digest.update(hashed)
-    return digest.hexdigest()
-
-
-def _edition_files(directory: Path) -> list[tuple[str, bytes]]:
-    """The `.rst` files of an edition's directory tree (its own: by crparse's walk, a loop, not
-    into other editions; Path.rglob recursed for each level, and a tree 1,100 deep below an edition
-    ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256: at most
-    10,000 of them (an index.rst at the top of a large tree is not walked whole) and the input
-    limit in all (past it, the reader refuses the edition anyway)."""
-    from crparse.inputs import Unread, inputs, read_regular
-    from crparse.limits import max_input
-
-    budget = max_input()
-    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False)
-    paths = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
-    files = []
-    for f in sorted(itertools.islice(paths, 10_000)):
-        if f.is_symlink() or not f.is_file():
-            continue
-        name = str(f.relative_to(directory))
-        try:
-            part = read_regular(f, max(budget, 0))
-        except Unread:
-            files.append((name, b"\0unread"))
-            continue
-        budget -= len(part)
-        files.append((name, hashlib.sha256(part).digest()))
-    return files
 

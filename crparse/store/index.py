@@ -3,8 +3,9 @@
 Three stages, each committed in small transactions, so that a run killed at any point leaves a
 usable store and the next run goes on where it stopped:
 
-1. **releases**: each file whose sha256 the store lacks is parsed and stored with its nodes,
-   references and full-text index (one transaction per release);
+1. **releases**: each file whose fingerprint the store lacks (its sha256; a reST edition's with
+   its chapters: crparse.fingerprint) is parsed and stored with its nodes, references and
+   full-text index (one transaction per release);
 2. **pairs**: each two consecutive dated releases not yet aligned are aligned (one transaction
    per pair of releases);
 3. **lineage**: when anything changed, the lineages are chained again from the stored pairs
@@ -24,6 +25,7 @@ from pathlib import Path
 from crparse.align import Pair, align
 from crparse.align.units import Prepared, Unit, prepare, prepared, restore, units
 from crparse.errors import CrparseError
+from crparse.fingerprint import fingerprint
 from crparse.inputs import Unread, file_kind, inputs, read_regular, resolved
 from crparse.limits import max_input, max_paragraphs
 from crparse.lineage import Release, link
@@ -97,9 +99,11 @@ def _bytes_at(path: str, sha: str) -> bytes:
         raise CrparseError("the stored release cannot be read again: an empty file", path=path)
     try:
         raw = read_regular(path, max_input())
+        # a reST edition's chapters too: parsing the index reads them again
+        same = fingerprint(path, data=raw) == sha
     except Unread as why:
         raise CrparseError(f"the stored release cannot be read again: {why.reason}", path=path) from None
-    if hashlib.sha256(raw).hexdigest() != sha:
+    if not same:
         raise CrparseError("the file changed since it was stored: run `crparse index` on its directory again",
                            path=path)
     return raw
@@ -126,10 +130,6 @@ def stored_path(path: str) -> str:
         return path
 
 
-def _sha256(path: str) -> str:
-    return hashlib.sha256(read_regular(path, max_input())).hexdigest()
-
-
 def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | None = None) -> Report:
     report = Report()
     files = []
@@ -149,9 +149,10 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     changed: set[int] = set()
     found_at: dict[int, list[str]] = {}  # stored releases met among the files, and where
     copies: dict[str, list[str]] = {}  # sha256 -> the other files of the same bytes as one to read
+    directories: dict = {}  # the .rst files of each edition directory, hashed once
     for f in files:
         try:
-            sha = _sha256(f.path)
+            sha = fingerprint(f.path, directories)
         except Unread as why:
             report.refused.append(f"{f.path}: {why.reason}")
             continue
