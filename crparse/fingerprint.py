@@ -36,7 +36,7 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, EditionFiles] | 
     if data is None:
         data = read_regular(path, max_input())
     digest = hashlib.sha256(data)
-    if path.suffix.lower() != ".rst" or b"toctree" not in data:
+    if not reads_its_directory(path, data):
         return digest.hexdigest()
     key = resolved(path.parent)
     files = directories.get(key) if directories is not None else None
@@ -49,6 +49,12 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, EditionFiles] | 
             digest.update(name.encode("utf-8", "surrogateescape"))
             digest.update(hashed)
     return digest.hexdigest()
+
+
+def reads_its_directory(path: Path, data: bytes) -> bool:
+    """Whether parsing the document reads other files of its directory tree (a reST file with a
+    toctree: an edition's index, or a master file beside its chapters)."""
+    return path.suffix.lower() == ".rst" and b"toctree" in data
 
 
 def edition_files(directory: Path) -> EditionFiles:

@@ -217,6 +217,26 @@ def test_a_rst_release_is_built_with_docutils_markup_only(tmp_path, name):
     assert (out / "100.html").exists()
 
 
+@pytest.mark.parametrize("name", ["back`tick", "tab\tbed", "not-utf8-\udcff"])
+def test_an_edition_whose_directory_a_directive_cannot_carry_is_built_whole(tmp_path, name):
+    """Its index.rst alone was copied for the directive to read, its chapters left behind: the
+    site failed as if the edition were broken ("toctree entry 'r' not read"), while `parse` read
+    it (sweep 27). Then a second edition of the same odd name, built into the same OUT, is read
+    where it is, not where the first one was."""
+    outs = []
+    for date, word in (("April 1, 2020", "zebra"), ("May 1, 2021", "okapi")):
+        edition = tmp_path / word / name
+        edition.mkdir(parents=True)
+        (edition / "index.rst").write_text(f"Rules\n=====\n\nThese rules are effective as of {date}.\n\n"
+                                           ".. toctree::\n\n   r\n")
+        (edition / "r.rst").write_text(f"601. Range\n==========\n\n601.1\n-----\n\nWording {word}.\n\n"
+                                       "601.2\n-----\n\nMore.\n")
+        done = docs(str(edition), "-o", str(tmp_path / "site"), "--jobs", "1")
+        assert done.returncode == 0, done.stderr
+        outs.append((tmp_path / "site" / "601.html").read_text("utf-8"))
+    assert "Wording zebra." in outs[0] and "Wording okapi." in outs[1] and "zebra" not in outs[1]
+
+
 def test_a_site_built_again_has_no_change_page_of_a_pair_that_is_gone(tmp_path):
     """Sphinx leaves the pages it no longer builds: with a release added between two, the page of
     changes between those two stayed, and the site differed from a fresh build (sweep 12)."""
@@ -416,14 +436,14 @@ def test_a_directory_of_rst_files_with_toctrees_is_hashed_once(tmp_path, monkeyp
     """Each reST file with a toctree is fingerprinted with every .rst file of its directory: 1,000
     of them in one directory read each other, a million reads, 42 s (sweep 26). The directory's
     files are hashed once for the run, and each fingerprint is what it was."""
-    import crparse.inputs
+    import crparse.fingerprint
 
     for n in range(300):
         (tmp_path / f"m{n:03}.rst").write_text(f"M{n}\n==\n\n.. toctree::\n   :glob:\n\n   *\n")
     alone = {n: fingerprint(tmp_path / f"m{n:03}.rst") for n in (0, 150, 299)}
     reads = []
-    read_regular = crparse.inputs.read_regular
-    monkeypatch.setattr(crparse.inputs, "read_regular", lambda *a, **k: reads.append(a[0]) or read_regular(*a, **k))
+    read_regular = crparse.fingerprint.read_regular
+    monkeypatch.setattr(crparse.fingerprint, "read_regular", lambda *a, **k: reads.append(a[0]) or read_regular(*a, **k))
     directories: dict = {}
     shared = {n: fingerprint(tmp_path / f"m{n:03}.rst", directories) for n in range(300)}
     assert {n: shared[n] for n in alone} == alone and len(set(shared.values())) == 300

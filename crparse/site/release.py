@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -55,9 +56,43 @@ def _safe_argument(path: str) -> bool:
     return path.isprintable() and path == path.strip() and "`" not in path
 
 
-def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
+def _carried(release: Path, src: Path, scratch: Path) -> str:
+    """A name for `release` that a directive line can carry, for one whose path it cannot (a
+    tab, a backtick, a byte that is not UTF-8), relative to `src`: a copy of the file, outside
+    the sources. A reST edition is more than its file: a copy of its index alone left its
+    chapters behind, and the site failed as if the edition were broken (sweep 27). Its
+    directory is named by a link in `scratch` instead (outside OUT, which holds no link: see
+    crparse.site.state), for the build's time, and read where it really is."""
+    from crparse.fingerprint import reads_its_directory
+    from crparse.inputs import Unread, read_regular
+    from crparse.limits import max_input
+
+    if release.is_dir():
+        raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
+    try:
+        edition = reads_its_directory(release, read_regular(release, max_input()))
+    except Unread as why:
+        raise SiteError(why.reason, path=str(release)) from None
+    if not edition:
+        copy = src.parent / "copy" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copyfile(release, copy)
+        return os.path.relpath(resolved(copy), resolved(src))
+    if not _safe_argument(release.name):
+        raise SiteError(f"{release!s}: a reST file with a toctree whose own name a directive cannot carry (a tab, a "
+                        "backtick, a byte that is not UTF-8) cannot be built into a site: rename it")
+    (scratch / "edition").symlink_to(resolved(release.parent), target_is_directory=True)
+    argument = os.path.relpath(os.path.join(resolved(scratch), "edition", release.name), resolved(src))
+    if not _safe_argument(argument):
+        raise SiteError(f"{release!s}: its directory's name cannot be carried by a directive, nor can the temporary "
+                        f"directory's ({scratch}): set TMPDIR to a plain name")
+    return argument
+
+
+def write_sources(release: Path, src: Path, p: Prepared, scratch: Path) -> list[str]:
     """The reST sources of a release's site in `src`; a file is rewritten only when its content
-    changes, so Sphinx rereads only what changed. Returns the docnames."""
+    changes, so Sphinx rereads only what changed. `scratch`: an empty directory that lasts as
+    long as the build. Returns the docnames."""
     src.mkdir(parents=True, exist_ok=True)
     # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
     # the ../ of the path but not where Sphinx resolves it.
@@ -65,13 +100,8 @@ def write_sources(release: Path, src: Path, p: Prepared) -> list[str]:
     stale = src / "_release"  # where the copy below was kept: Sphinx read a .rst one as a page of the site,
     if stale.is_dir() and not stale.is_symlink():  # its includes and links too (sweep 12)
         remove_tree(stale)
-    if not _safe_argument(argument):  # a name a directive line cannot carry: read a copy, outside the sources
-        if release.is_dir():
-            raise SiteError(f"{release!s}: a directory name with control characters cannot be built into a site")
-        copy = src.parent / "copy" / ("release" + "".join(c for c in release.suffix if c.isalnum() or c == "."))
-        copy.parent.mkdir(exist_ok=True)
-        shutil.copyfile(release, copy)
-        argument = os.path.relpath(resolved(copy), resolved(src))
+    if not _safe_argument(argument):  # a name a directive line cannot carry: read it by another, outside the sources
+        argument = _carried(release, src, scratch)
     names = pages(p)
     docs: dict[str, str] = {}
     tops = [n for n in names[1:] if n.startswith("part-") or not _in_part(p, n)]
@@ -133,10 +163,11 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     stamp_file.unlink(missing_ok=True)
     p = prepare(str(release))
     title = f"Comprehensive Rules {p.document.effective_date or key}"
-    docnames = write_sources(release, work / "src", p)
     settings = config(title, extra_js)
     settings["html_static_path"] = list(static)
-    sphinx_build(work / "src", out, work / "doctrees", settings, what=str(release))
+    with tempfile.TemporaryDirectory(prefix="crparse-docs-") as scratch:
+        docnames = write_sources(release, work / "src", p, Path(scratch))
+        sphinx_build(work / "src", out, work / "doctrees", settings, what=str(release))
     replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
 
