@@ -182,6 +182,44 @@ def test_emit_pytest_writes_tests_that_run(tmp_path):
     assert "3 passed" in run.stdout, run.stdout[-2000:]
 
 
+def _many_examples(count: int) -> str:
+    """A document of `count` examples the grammar reads, each worded differently (an example
+    printed again word for word costs no more)."""
+    head = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
+            "800. General\n\n")
+    beacon = EXAMPLES["810.9a"].replace("17 life", "{n} life").replace("34 life", "{m} life")
+    return head + "".join(f"800.{i}. Rule {i}.\nExample: {beacon.format(n=i, m=2 * i)}\n\n" for i in range(1, count + 1))
+
+
+def test_emitted_tests_share_the_document_s_budget_and_are_bounded(tmp_path):
+    """Each emitted test ran its example with no budget: 20,000 tests of one-line examples ran for
+    over 120 s, where `crparse examples` took 2.6 s (sweep 27). The file's tests now share one
+    DocumentRun, so that the same examples are past the budget as in `crparse examples`, and at most
+    MAX_DOCUMENT_ITEMS tests are written."""
+    from crparse.examples.bounds import MAX_DOCUMENT_ITEMS
+
+    path = tmp_path / "many.txt"
+    path.write_text(_many_examples(400))
+    out = tmp_path / "generated"
+    done = crparse("examples", str(path), "--json", "--emit-pytest", str(out))
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    passed = sum(r["status"] == "passed" for r in results)
+    spent = sum("the document's examples up to this one cost" in (r["reason"] or "") for r in results)
+    assert 0 < passed < 400 and passed + spent == 400
+    (written,) = out.glob("test_*.py")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(written)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    assert f"{passed} passed, {spent} skipped" in run.stdout, run.stdout[-2000:]
+    assert "the document's examples up to this one cost" in run.stdout
+    # past the bound: not written, and said
+    path.write_text(_many_examples(MAX_DOCUMENT_ITEMS + 7))
+    done = crparse("examples", str(path), "--emit-pytest", str(out))
+    assert done.returncode == 0, done.stderr
+    assert written.read_text().count("\ndef test_") == MAX_DOCUMENT_ITEMS
+    assert f"7 examples past the {MAX_DOCUMENT_ITEMS:,} a document's tests may be" in done.stderr
+
+
 def test_the_pytest_plugin_collects_examples_and_shows_a_failure(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -48,7 +48,7 @@ def run_examples_command(args) -> int:
         from crparse.examples.emit import write_tests
 
         try:
-            written = write_tests(Path(args.emit_pytest), doc, results, date)
+            written, left_out = write_tests(Path(args.emit_pytest), doc, results, date)
         except OSError as err:  # a parent that is a file, no permission, a full disk
             from crparse.outputs import why_not_made
 
@@ -58,6 +58,11 @@ def run_examples_command(args) -> int:
         from crparse.cli.main import report
 
         report(f"crparse: wrote {written}")  # escaped: the path is the user's, control characters and all
+        if left_out:
+            from crparse.examples.bounds import MAX_DOCUMENT_ITEMS
+
+            report(f"crparse: {written}: {left_out:,} examples past the {MAX_DOCUMENT_ITEMS:,} a document's tests may "
+                   "be (MAX_DOCUMENT_ITEMS) not written; `crparse examples` runs them all")
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
     else:

@@ -15,7 +15,8 @@ is crparse.model.game), `collect` lists a document's examples and picks its rule
 
 from __future__ import annotations
 
-from crparse.examples.collect import (Case, Result, cases, check, given_rules_date, rules_date, run_examples,
-                                      store_identifier)
+from crparse.examples.collect import (Case, DocumentRun, Result, cases, check, given_rules_date, rules_date,
+                                      run_examples, store_identifier)
 
-__all__ = ["Case", "Result", "cases", "check", "given_rules_date", "rules_date", "run_examples", "store_identifier"]
+__all__ = ["Case", "DocumentRun", "Result", "cases", "check", "given_rules_date", "rules_date", "run_examples",
+           "store_identifier"]

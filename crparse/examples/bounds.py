@@ -65,10 +65,11 @@ def run_cost(seat_steps: int, seats_tried: int) -> int:
     return RUN_COST + -(-seat_steps // SEAT_STEPS_PER_CHARACTER) + -(-seats_tried // SEATS_TRIED_PER_CHARACTER)
 
 
-# The examples of one document the pytest plugin makes items of: pytest's own cost is ~0.5 ms and
-# ~5 KB an item, whatever the example (49,000 copies of one short example in 931 KB: 33 s and
-# 298 MB, where `crparse examples` takes 0.9 s: sweep 26). The most in a release is 276.
-MAX_DOCUMENT_ITEMS = 5_000
+# The examples of one document the pytest plugin makes items of, and `--emit-pytest` writes tests
+# of: pytest's own cost is ~0.5-1 ms and ~5 KB an item, whatever the example (49,000 copies of
+# one short example in 931 KB: 33 s and 298 MB, where `crparse examples` takes 0.9 s: sweep 26;
+# three documents of 5,000 items, 15 s: sweep 27). The most in a release is 276.
+MAX_DOCUMENT_ITEMS = 2_000
 
 # One quote, as the card grammar sees it (the longest card text quoted is under 200 characters).
 MAX_QUOTE = 600

@@ -85,9 +85,14 @@ def given_rules_date(given: str) -> tuple[str, str]:
     return day, "given" if day == given else f"given as {given}: the rules in force at its end"
 
 
-def check(text: str, rules_date: str, previous: str | None = None, factory=None) -> Result:
-    """One example's text run under `rules_date`: its Result (a Case with no rule)."""
+def check(text: str, rules_date: str, previous: str | None = None, factory=None,
+          run: DocumentRun | None = None) -> Result:
+    """One example's text run under `rules_date`: its Result (a Case with no rule). `run`: the
+    DocumentRun of the document it is one of, whose budget it shares (and whose rules date and
+    factory it is run with)."""
     case = Case("", 0, text, 0, previous)
+    if run is not None:
+        return run.result(case)
     return _result(case, rules_date, factory)
 
 
