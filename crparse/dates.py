@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, quoted
 
 _DATE = re.compile(r"(\d{4})(?:-(\d\d)(?:-(\d\d))?)?", re.ASCII)  # not another script's digits
 FORMS = "YYYY-MM-DD, or YYYY-MM, YYYY"
@@ -50,5 +50,5 @@ def last_day(text: str) -> str:
 def _named(text: str) -> tuple[str, str]:
     days = period(text)
     if days is None:
-        raise CrparseError(f"{text!r} is not a date ({FORMS})")
+        raise CrparseError(f"{quoted(text)} is not a date ({FORMS})")
     return days

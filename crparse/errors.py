@@ -25,6 +25,14 @@ class CrparseError(Exception):
         return f"{where}: {self.message}"
 
 
+def quoted(given: str, most: int = 80) -> str:
+    """An argument echoed in a message: quoted (".." is "" once its dots go), and cut short (an
+    argument of 100,000 digits was echoed whole, a 100 KB message line: sweep 27)."""
+    if len(given) <= most:
+        return repr(given)
+    return repr(given[:most]) + f"... ({len(given):,} characters)"
+
+
 class RefusedInput(CrparseError):
     """The input is not a Comprehensive Rules document (empty, binary, another text)."""
 

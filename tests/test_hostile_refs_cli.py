@@ -508,3 +508,15 @@ def test_glossary_pointers_count_towards_the_cited_limit(tmp_path):
     result = run_limited(["refs", str(path), "--graph", "graphml"], seconds=15, env={"CRPARSE_MAX_REFERENCES": "20000"})
     assert result.ok_within_limits and result.returncode == 2, (result.returncode, result.stderr[-300:])
     assert b"citing more than 40,000 rules or glossary terms" in result.stderr, result.stderr[-300:]
+
+
+@pytest.mark.parametrize("arguments", [
+    lambda doc: ["refs", doc, "1" * 100_000],
+    lambda doc: ["cite-check", "--since", "2" * 100_000, "--cr", doc, doc],
+])
+def test_an_argument_echoed_in_a_refusal_is_cut_short(tmp_path, arguments):
+    """A rule or a date of 100,000 digits was echoed whole: a 100 KB message line (sweep 27)."""
+    result = run_limited(arguments(write(tmp_path / "cr.txt", cr())))
+    assert result.returncode == 2, result.stderr[-500:]
+    message = result.stderr.decode("utf-8")
+    assert message.count("\n") == 1 and len(message) < 600 and "... (100,000 characters)" in message, message[:700]

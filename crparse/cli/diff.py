@@ -7,7 +7,7 @@ from pathlib import Path
 
 import crparse
 from crparse.cli import exits
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, quoted
 from crparse.inputs import FORMATS
 
 
@@ -46,7 +46,7 @@ def _release(given: str, db: str | None) -> Path:
         return path
     if period(given) is None:
         if re.fullmatch(r"[0-9]{4}(?:-[0-9]{1,2}){0,2}", given):  # a date's shape, but no day there is
-            raise CommandError(f"diff: {given!r} names no file, and is not a date ({FORMS})")
+            raise CommandError(f"diff: {quoted(given)} names no file, and is not a date ({FORMS})")
         return path
     from crparse.store import connect
     from crparse.store.query import release_file

@@ -20,7 +20,7 @@ from pathlib import Path
 import crparse
 from crparse.cli import corpus, diff, docs, examples, exits, refs, streams
 from crparse.dates import FORMS, period
-from crparse.errors import CrparseError, OutputError
+from crparse.errors import CrparseError, OutputError, quoted
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
 from crparse.limits import check_settings
@@ -143,7 +143,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 report(f"crparse: {args.command}: the {name.replace('_', '-')} given is not valid UTF-8 text")
                 return exits.REFUSED
             if name in _DATE_ARGUMENTS and period(value) is None:
-                report(f"crparse: {args.command}: --{name.replace('_', '-')} {value!r} is not a date ({FORMS})")
+                report(f"crparse: {args.command}: --{name.replace('_', '-')} {quoted(value)} is not a date ({FORMS})")
                 return exits.REFUSED
     try:
         return args.run(args)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import crparse
 from crparse.cli import exits
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, quoted
 from crparse.inputs import inputs
 from crparse.inputs import FORMATS
 
@@ -123,7 +123,7 @@ def _one(doc, graph, args) -> int:
     try:
         node = graph.node(args.rule)
     except KeyError:
-        _report(f"crparse: {args.path}: no rule or glossary entry {args.rule!r}")
+        _report(f"crparse: {args.path}: no rule or glossary entry {quoted(args.rule)}")
         return exits.REFUSED
     outgoing = [] if args.incoming else graph.outgoing(node)
     incoming = graph.incoming(node)

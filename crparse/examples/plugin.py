@@ -40,9 +40,10 @@ def pytest_configure(config) -> None:
     date = config.getoption("--cr-rules-date", default=None)
     if date:  # checked once, not an error in every example
         from crparse.dates import FORMS, period
+        from crparse.errors import quoted
 
         if period(date) is None:
-            raise pytest.UsageError(f"--cr-rules-date {date!r} is not a date ({FORMS})")
+            raise pytest.UsageError(f"--cr-rules-date {quoted(date)} is not a date ({FORMS})")
     path = config.getoption("--cr-examples", default=None)
     if path == "":  # tested for truth, an empty PATH turned the plugin off: pytest collected the
         # directory it was started in, its conftest.py and test_*.py (sweep 24)

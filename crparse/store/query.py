@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from crparse.dates import first_day, last_day
-from crparse.errors import CrparseError
+from crparse.errors import CrparseError, quoted
 from crparse.limits import describe, max_input, max_paragraphs
 from crparse.store.db import (INTEGER, MAYBE_TEXT, TEXT, DamagedStore, dated_releases, one, reads_store,
                               release_count_limit, rows)
@@ -95,9 +95,7 @@ def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     if row is None and not key.startswith("glossary:"):
         row = one(db, lookup + " COLLATE NOCASE", (release, f"glossary:{key}"), types=(TEXT,), what="a node's lineage")
     if row is None:
-        # as given, quoted (".." is "" once its dots go) and cut short (an argument of 20,000 words)
-        shown = repr(given) if len(given) <= 80 else repr(given[:80]) + f"... ({len(given):,} characters)"
-        raise CrparseError(f"no rule or glossary entry {shown} in the release of {date}")
+        raise CrparseError(f"no rule or glossary entry {quoted(given)} in the release of {date}")
     lineage = row[0]
     # a lineage holds a node or two of each release (the newest corpus: 207 at most); counted
     # before they are read and sorted, as any count of a release's nodes is
