@@ -217,6 +217,18 @@ def test_emit_pytest_writes_python_whatever_the_file_name(tmp_path, name):
     assert namespace["SOURCE"] == str(path)
 
 
+def test_emit_pytest_gives_names_of_no_ascii_letter_files_of_their_own(tmp_path):
+    """Every such name became test_examples_document.py: the second document's tests replaced the
+    first's without a word (sweep 27)."""
+    out = tmp_path / "tests"
+    for name in ("\u00e9 \u00fc.txt", "\u00f6.txt"):
+        (tmp_path / name).write_text(document({"801.2a": "Alex is seated to the left of Rob. Rob is in Alex's range "
+                                                         "of influence."}), encoding="utf-8")
+        assert run_limited(["examples", str(tmp_path / name), "--emit-pytest", str(out)]).returncode == 0
+    emitted = sorted(p.name for p in out.glob("test_examples_*.py"))
+    assert len(emitted) == 2 and all(n.isascii() and n.startswith("test_examples_document_") for n in emitted), emitted
+
+
 def test_emit_pytest_replaces_a_link_at_its_file_name_and_leaves_its_target(tmp_path):
     path = tmp_path / "modern.txt"
     path.write_text(document({"801.2a": HOSTILE["801.2f"][0]}), encoding="utf-8")
@@ -264,6 +276,8 @@ def test_a_block_with_no_attack_stated_is_unsupported_saying_so():
 def test_emit_pytest_names_many_copies_of_a_rule_number_in_linear_time(tmp_path):
     """Each copy of a rule number was named by one "_" more than the last: 8,000 copies of "800.2."
     with an example, 280 KB, took 28 s and wrote 32 MB (sweep 26)."""
+    from crparse.examples.bounds import MAX_DOCUMENT_ITEMS
+
     body = "800.2. A rule.\n\nExample: Alex is.\n\n" * 8000
     path = tmp_path / "copies.txt"
     path.write_text("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
@@ -273,5 +287,6 @@ def test_emit_pytest_names_many_copies_of_a_rule_number_in_linear_time(tmp_path)
     assert result.ok_within_limits and result.returncode in (0, 1), (result.timed_out, result.stderr[-300:])
     written = next(out.iterdir()).read_text()
     names = re.findall(r"^def (test_\w+)\(", written, re.M)
-    assert len(names) == len(set(names)) == 8000 and max(map(len, names)) < 40
-    assert len(written) < 200 * 8000
+    # MAX_DOCUMENT_ITEMS of them are written (sweep 27), each name short
+    assert len(names) == len(set(names)) == MAX_DOCUMENT_ITEMS and max(map(len, names)) < 40
+    assert len(written) < 200 * MAX_DOCUMENT_ITEMS

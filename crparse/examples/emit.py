@@ -4,6 +4,7 @@ file, one test function per example, each running the example's text through crp
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -45,7 +46,10 @@ def write_tests(directory: Path, doc: Document, results: list[Result], date: str
     for over 120 s: sweep 27)."""
     directory.mkdir(parents=True, exist_ok=True)
     # ASCII only: a module or function name must be an identifier ("²" is a \w, not one)
-    stem = re.sub(r"[^0-9A-Za-z]+", "_", Path(doc.source.path or "document").stem).strip("_") or "document"
+    given = Path(doc.source.path or "document").stem
+    stem = re.sub(r"[^0-9A-Za-z]+", "_", given).strip("_")
+    if not stem:  # a name of no ASCII letter: each its own file ("é ü.txt" and "ö.txt" wrote one: sweep 27)
+        stem = "document_" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     target = directory / f"test_examples_{stem}.py"
     parts = [_HEADER.format(source=doc.source.path, date=date)]
     seen: set[str] = set()
