@@ -657,3 +657,15 @@ def test_a_store_named_through_a_loop_of_links_is_said_so(store, tmp_path):
             assert err == (f"crparse: {tmp_path / name}: cannot open the store: its name is a loop of symbolic links, "
                            "or a chain of more than the system follows\n"), err
     assert run_limited(["history", "100.1", "--db", str(tmp_path / "l30")]).returncode == 0  # within the 40
+
+
+@pytest.mark.parametrize("command", [["index", "{releases}"], ["history", "100.1"]])
+def test_a_store_named_as_a_directory_is_refused(tmp_path, command):
+    """`index --db new/` made a file named "new" (Path drops the slash: sweep 27)."""
+    releases = tmp_path / "releases"
+    releases.mkdir()
+    _release(releases, "a.txt", "January 1, 2020")
+    given = str(tmp_path / "new") + os.sep
+    err = _one_line_refusal(run_limited([c.format(releases=releases) for c in command] + ["--db", given]))
+    assert err.startswith(f"crparse: {given}: not a crparse store: the name ends in a slash"), err
+    assert not (tmp_path / "new").exists()

@@ -69,15 +69,15 @@ def run_index(args) -> int:
     from crparse.errors import CrparseError
     import sqlite3
 
-    from crparse.store import connect, default_path
-    from crparse.store.db import not_ours, store_error
+    from crparse.store import connect
+    from crparse.store.db import not_ours, store_error, store_path
     from crparse.store.index import index
     from crparse.store.lock import writing
     from crparse.writers.summary import printable
 
     from crparse.cli.main import report as say
 
-    path = Path(args.db) if args.db else default_path()
+    path = store_path(args.db or None)
     if path.exists() and not path.is_file():
         raise CrparseError("not a crparse store: not a file", path=str(path))
 

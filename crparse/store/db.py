@@ -149,6 +149,18 @@ class Store(sqlite3.Connection):
     path: str | None = None
 
 
+def store_path(given: str | os.PathLike | None) -> Path:
+    """The store a `--db` names (default_path() for none), as a Path: refused where the name
+    ends in a slash, as a directory's does (Path drops it, and `index --db new/` made a file
+    named "new": sweep 27)."""
+    if given is None:
+        return default_path()
+    if os.fspath(given).endswith((os.sep, os.sep + ".")):
+        raise CrparseError("not a crparse store: the name ends in a slash, as a directory's does: name the store's "
+                           "file (DIR/store.sqlite)", path=os.fspath(given))
+    return Path(given)
+
+
 def connect(path: str | os.PathLike | None = None, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
     """The store at `path` (default: default_path()). `create`: make it if absent; otherwise a
     missing store is refused with the command that builds one. A database that is not a crparse
@@ -156,7 +168,7 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
     the commands that only read it: opened read-only (nothing, not even the schema, is written
     into a file the user named) and refused unless it holds every table of the schema, as
     crparse makes them."""
-    path = Path(path) if path is not None else default_path()
+    path = store_path(path)
     try:
         # Path.exists says False for a loop of links (or a chain past the system's 40), which was
         # "no store here: build it with crparse index", and that index then failed (sweep 24)
