@@ -242,3 +242,31 @@ def test_utf16_behind_several_utf8_marks_is_read_as_utf16(marks):
     doc = crparse.parse(b"\xef\xbb\xbf" * marks + b"\xff\xfe" + text.encode("utf-16-le"))
     assert doc.rule("100.1").text == "These Magic rules apply to any Magic game."
     assert [d.code for d in doc.diagnostics if d.code == "bom-mismatch"] == ["bom-mismatch"]
+
+
+def test_a_byte_a_code_page_leaves_undefined_does_not_change_the_code_page():
+    """One 0x81 (undefined in cp1252) in a cp1252 release left cp1252 out: the whole file was read
+    as mac_roman, every "—" an "ó" and every "–" an "ñ", with no diagnostic (sweep 27)."""
+    text = "".join(f"100.{n}. A rule — with a dash, 100.{n}a–100.{n}c and Magic™.\n" for n in range(1, 40))
+    data = text.encode("cp1252")
+    at = data.index(b"100.20.")
+    decoded = decode(data[:at] + b"\x81" + data[at:])
+    assert decoded.encoding == "cp1252"
+    assert decoded.text.count("—") == 39 and "ó" not in decoded.text
+    assert [d.code for d in decoded.diagnostics] == ["replacement-characters"]
+
+
+def test_utf8_with_a_stray_code_page_byte_is_utf8_whatever_few_sequences_it_has():
+    """Two em dashes in UTF-8 and one cp1252 apostrophe were read as cp1252 ("â€”"), with no
+    diagnostic: UTF-8 was kept only from three UTF-8 sequences up (sweep 27). Most of the runs
+    of high bytes being UTF-8 is enough."""
+    data = "100.1. First — rule.\n\n100.2. Second — rule.\n\n".encode() + b"100.3. Player\x92s turn.\n"
+    decoded = decode(data)
+    assert decoded.encoding == "utf-8" and decoded.text.count("—") == 2 and "Player’s" in decoded.text
+    assert [d.code for d in decoded.diagnostics] == ["mixed-encoding"]
+    # most runs in a code page, one that reads as UTF-8: the code page, and said
+    data = ("100.1. Caf\u00e9 \u2014 \u00e0 la carte. " * 4 + "\n").encode("cp1252") + b"100.2. \xc3\xa9t\xc3\xa9\n"
+    decoded = decode(data)
+    assert decoded.encoding == "cp1252" and decoded.text.count("—") == 4
+    (said,) = [d for d in decoded.diagnostics if d.code == "mixed-encoding"]
+    assert said.line == 2 and "read as cp1252, though 2 run(s)" in said.message

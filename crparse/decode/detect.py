@@ -346,10 +346,18 @@ def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | No
         return text, "utf-8", bom
     except UnicodeDecodeError as err:
         first_bad = err.start
-    multibyte = sum(1 for pos in high_byte_runs(data) if _UTF8_MULTIBYTE.match(data, pos))
-    if known == "utf-8" or multibyte >= 3:
+    runs = high_byte_runs(data)
+    utf8 = [pos for pos in runs if _UTF8_MULTIBYTE.match(data, pos)]
+    # UTF-8 with a stray byte of a code page: three UTF-8 sequences, or most of the runs of high
+    # bytes (two em dashes and one cp1252 apostrophe were read as cp1252, "â€”": sweep 27)
+    if known == "utf-8" or len(utf8) >= 3 or 2 * len(utf8) > len(runs):
         return _mixed(data, diagnostics, first_bad), "utf-8", bom
     encoding = best_single_byte(data)
+    if utf8:
+        line = len(_LINE_BREAK.findall(data, 0, utf8[0])) + 1
+        diagnostics.append(Diagnostic(line, "warning", "mixed-encoding",
+                                      f"read as {encoding}, though {len(utf8)} run(s) of its bytes read as UTF-8, first "
+                                      f"at line {line}: if those are UTF-8, the text mixes encodings"))
     return data.decode(encoding, errors="replace"), encoding, bom
 
 
@@ -413,16 +421,14 @@ def best_single_byte(data: bytes) -> str:
     windows = b"\n".join(data[max(0, pos - 12) : pos + 16] for pos in high_byte_runs(data))
     scored = []
     for rank, encoding in enumerate(SINGLE_BYTE_CANDIDATES):
-        try:
-            text = windows.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        score = _score(text)
+        # A byte the code page leaves undefined counts against it, as any unlikely character
+        # does, and once more: one stray 0x81 in a cp1252 release left it out, and the whole
+        # file was read as mac_roman, every dash an "ó" (sweep 27).
+        text = windows.decode(encoding, errors="replace")
+        score = _score(text) - text.count("\ufffd")
         if cr_only and encoding == "mac_roman":
             score += 0.5  # classic Mac OS files end lines with CR alone
         scored.append((score, -rank, encoding))
-    if not scored:
-        return "cp1252"
     return max(scored)[2]
 
 
@@ -434,6 +440,9 @@ def _score(text: str) -> float:
         before = text[i - 1] if i else " "
         after = text[i + 1] if i + 1 < len(text) else " "
         if ch in _EXPECTED:
+            if ch.isalpha() and not before.isalpha() and not after.isalpha():
+                score -= 2  # " ó ": a letter alone, where a dash stood in another code page
+                continue
             score += 1
             if ch.isalpha() and ch.isupper() and before.islower():
                 score -= 2  # "DandÉn": an uppercase accent inside a lowercase word
