@@ -267,6 +267,20 @@ def test_a_font_number_or_charset_of_many_digits(tmp_path, which):
     assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
 
 
+@pytest.mark.parametrize("word", ["\\fs240000000000", "\\ansicpg125200000000000000000000", "\\li-99999999999999",
+                                  "\\sb-77777777777777777"])
+def test_a_control_word_parameter_past_ten_digits_is_no_text(word):
+    """striprtf reads ten digits of a parameter and takes the rest for text: "\\fs240000000000"
+    put "00" into a rule, and "\\ansicpg" with 30 digits put 20 before a rule's number, which
+    was lost (sweep 27)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule " + word + " 100.2.") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text == "Rule 100.2." and "100.4" in doc
+    # a typed backslash before such digits: text, as it was
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", "Rule C:\\\\fs240000000000 100.2.") + "}"
+    assert crparse.parse(rtf.encode("latin-1"), format="rtf").rule("100.2").text == "Rule C:\\fs240000000000 100.2."
+
+
 @pytest.mark.parametrize("typed", ["Files in C:\\\\bin0 and C:\\\\pictures.", "A \\pictfoo word.", "C:\\\\\\\\\\\\pictures"])
 def test_typed_pict_and_bin_are_text(typed):
     """striprtf finds pictures by the substring "\\\\pict" once the file holds "\\\\bin": typed text

@@ -38,6 +38,11 @@ def _untyped(match: re.Match) -> str:
 
 
 _ANSICPG = re.compile(r"(\\\\)|\\ansicpg(?=-?[0-9])")
+# A control word's parameter past ten digits: striprtf reads ten and takes the rest for text
+# ("\fs240000000000" put "00" into a rule, and "\ansicpg" with 30 digits put 20 before the
+# next line's rule number, which was lost: sweep 27). A reader takes them all as the parameter;
+# the parameter means nothing at that size, and is cut to ten digits.
+_LONG_PARAMETER = re.compile(r"(\\\\)|(\\[a-zA-Z]{1,32}+-?[0-9]{10})[0-9]++")
 _FONT_CHARSET = re.compile(r"\\fcharset(\d{1,10})")
 # Destinations striprtf skips whose text a reader shows: a paragraph's number for readers that
 # know no list table (\pntext: a rule number there was lost), the text of an `\upr` group (its
@@ -68,6 +73,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # lacks: a Mac file's \ansicpg10000 read its accented letters as U+FFFD, and one in the body
     # switched the rest of the file (sweep 14). The header's, read above, is the file's.
     rtf, binary = _binary_data(rtf)  # on the file as it is: its offsets are the file's
+    if _LONG_PARAMETER.search(rtf):
+        rtf = _LONG_PARAMETER.sub(lambda m: m[1] or m[2], rtf)
     binary += _not_read(rtf)
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
@@ -217,7 +224,6 @@ def _font_entries_ended(rtf: str) -> str:
 # What ends a font entry or starts one, and the font's number and charset (an escaped brace or
 # backslash is text).
 _FONT_WORDS = re.compile(r"\\[\\{}]|[{};]|\\f(\d+)|\\fcharset(\d+)")
-_LONG_FONT_NUMBER = re.compile(r"(\\f(?:charset)?\d{10})\d++")
 
 
 def _own_charsets(table: str) -> str:
@@ -227,10 +233,9 @@ def _own_charsets(table: str) -> str:
     and its text that code page's letters (\\fcharset128: every accented letter and curly quote
     U+FFFD; \\fcharset204: "caf\u0439" for "caf\u00e9"), without a word (sweep 24). An entry is a
     group, or runs to its ";" or the next \\fN."""
-    # a font's number or charset past ten digits is cut to ten, as striprtf reads a \\fN in the text:
-    # int() refuses over 4,300 digits with Python's own words ("Exceeds the limit"), and a long
-    # number made FONTTABLE backtrack over it (sweep 25)
-    table = _LONG_FONT_NUMBER.sub(r"\1", table)
+    # a font's number or charset is ten digits at most (_LONG_PARAMETER, before): int() refuses
+    # over 4,300 digits with Python's own words ("Exceeds the limit"), and a long number made
+    # FONTTABLE backtrack over it (sweep 25)
     if "\\fcharset" not in table:
         return table
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in order
