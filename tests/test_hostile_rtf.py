@@ -395,3 +395,31 @@ def test_groups_of_many_spaced_control_words_are_read_in_linear_time(tmp_path):
     path.write_text("{\\rtf1\\ansi " + RTF_RULES + groups + "{\\v hidden}}", encoding="latin-1")
     result = run_limited(["parse", "--json", str(path)], seconds=5)
     assert result.ok_within_limits and result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("charset, encoding", [("\\pc", "cp437"), ("\\pca", "cp850"), ("\\mac", "mac_roman"),
+                                               ("\\ansi", "cp1252")])
+def test_the_character_set_word_names_the_code_page(charset, encoding):
+    """\\pc (437) and \\pca (850) were read as cp1252: "caf\\'82" was "caf‚" (sweep 27)."""
+    body = RTF_RULES.replace("Rule 100.2.", "Rule 100.2. Caf\\'" + "caf\u00e9".encode(encoding)[-1:].hex() + ".")
+    doc = crparse.parse(("{\\rtf1" + charset + " " + body + "}").encode("latin-1"), format="rtf")
+    assert doc.source.encoding == encoding and doc.rule("100.2").text == "Rule 100.2. Caf\u00e9."
+
+
+def test_bytes_the_code_page_does_not_decode_are_said():
+    """Under \\ansicpg65001, bytes that are no UTF-8 became U+FFFD without a word (sweep 27)."""
+    body = RTF_RULES.replace("Rule 100.2.", "Rule 100.2. Caf\\'e9 \\'96.")
+    doc = crparse.parse(("{\\rtf1\\ansi\\ansicpg65001 " + body + "}").encode("latin-1"), format="rtf")
+    assert doc.rule("100.2").text == "Rule 100.2. Caf\ufffd \ufffd."
+    assert [d.message for d in doc.diagnostics if d.code == "replacement-characters"] == [
+        "2 U+FFFD replacement character(s): bytes the document's code page (utf-8) does not decode, or the character "
+        "itself in the file"]
+
+
+def test_wordart_text_is_said_not_read():
+    """A WordArt shape's text is a property's value: dropped with no word, where a text box's
+    was counted (sweep 27)."""
+    shape = "{\\shp{\\*\\shpinst{\\sp{\\sn gtextUNICODE}{\\sv 100.9. Shown on the page}}}}"
+    doc = crparse.parse(("{\\rtf1\\ansi " + RTF_RULES + shape + "}").encode("latin-1"), format="rtf")
+    assert [d.message for d in doc.diagnostics if d.code == "rtf-not-read"] == [
+        "text the reader does not read: 1 WordArt text"]
