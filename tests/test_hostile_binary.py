@@ -678,6 +678,32 @@ def test_pdf_page_that_gives_no_text_is_said():
     assert not [d for d in doc.diagnostics if d.code == "pdf-blank-page"]
 
 
+def _pdf_with_annotations(annotations: bytes) -> bytes:
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                   b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                   b"/Contents 5 0 R /Annots [" + annotations + b"] >>",
+                   b"<< /Length %d >>\nstream\n" % len(pdf_text(RULES)) + pdf_text(RULES) + b"\nendstream"])
+
+
+def test_pdf_text_in_annotations_and_form_fields_is_said_not_read():
+    """A FreeText annotation's rule and a form field's were lost without a word, where the DOCX
+    and RTF readers say what they leave out (sweep 27). Links, and annotations holding no text,
+    are nothing to say."""
+    doc = crparse.parse(_pdf_with_annotations(
+        b"<< /Type /Annot /Subtype /FreeText /Rect [72 400 300 420] /Contents (100.4. In a note.) >> "
+        b"<< /Type /Annot /Subtype /Widget /FT /Tx /V (100.5. In a field.) /Rect [0 0 10 10] >> "
+        b"<< /Type /Annot /Subtype /Text /Rect [0 0 10 10] /Contents (A comment.) >> "
+        b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Contents (A link.) >> "
+        b"<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] >>"))
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.1a", "100.2"]
+    assert [(d.severity, d.message) for d in doc.diagnostics if d.code == "pdf-not-read"] == [
+        ("warning", "text the reader does not read: 2 annotations, 1 form field (annotations and form fields hold text "
+                    "apart from the page's)")]
+    doc = crparse.parse(_pdf_with_annotations(b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >>"))
+    assert not [d for d in doc.diagnostics if d.code == "pdf-not-read"]
+
+
 # -- RTF --------------------------------------------------------------------------------------
 
 
