@@ -60,7 +60,14 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     A caller that stops early closes the iterator (its frame's end does): the workers' pool is
     then shut down at once. One left open to the interpreter's exit meets a race of Python
     3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
-    paths = [str(p) for p in paths]
+    from crparse.readers.runs import one_run
+
+    with one_run():  # the documents' toctrees share a budget for files read twice (see there)
+        yield from _parse_all([str(p) for p in paths], format, then, share)
+
+
+def _parse_all(paths: list[str], format: str | None, then: Callable[[Document], Any] | None,
+               share: bool) -> Iterator[Any]:
     workers = min(jobs() - 1, len(paths) - share)  # this process is busy either way
     if workers < 1 or not hasattr(os, "fork"):
         for p in paths:

@@ -374,3 +374,46 @@ def test_the_2011_edition_is_well_within_the_budget(corpus):
     assert len(doc.source.files) == 14
     [budget] = counted
     assert 1.66 * budget.work < budget.limit, (budget.work, budget.limit, budget.counts)
+
+
+def _masters(tmp_path: Path, masters: int, chapters: int) -> list[Path]:
+    """`masters` reST files in one directory, no index.rst, each with a :glob: toctree over the
+    same `chapters` chapter files."""
+    for n in range(chapters):
+        write(tmp_path, f"ch/c{n:04}.rst", f"C{n}\n{'=' * 8}\n\n{100 + n % 800}.9. A chapter's rule.\n")
+    return [write(tmp_path, f"m{k}.rst", HEAD + ".. toctree::\n   :glob:\n\n   ch/*\n") for k in range(masters)]
+
+
+def test_documents_of_one_run_reading_the_same_files_are_bounded_in_all(tmp_path, monkeypatch):
+    """K reST files in a directory without index.rst, each globbing the same M chapters, read
+    K x M files from K + M: 30 x 1,200 took 21 s and 358 MB for 90 KB (sweep 26). Each document
+    kept to its own budget; the run now has one for files another document read first."""
+    from crparse.errors import RefusedInput
+    from crparse.readers import runs
+
+    masters = _masters(tmp_path, 5, 20)
+    whole = len(crparse.parse(masters[0]).rules)
+    monkeypatch.setattr(runs, "MAX_REPEATED_READS", 50)
+    with runs.one_run():
+        assert [len(crparse.parse(m).rules) for m in masters[:3]] == [whole] * 3  # 40 reads again
+        again = crparse.parse(masters[0])  # a document parsed again reads its own files again: no such read
+        assert len(again.rules) == whole
+        with pytest.raises(RefusedInput) as refusal:
+            crparse.parse(masters[3])  # 60
+    assert "which another document of this run has read: this run has read files again 51 times, past the 50" in str(
+        refusal.value)
+    assert "ch/c0010" in str(refusal.value)
+    assert len(crparse.parse(masters[4]).rules) == whole  # outside a run, each document is on its own
+
+
+def test_the_cli_bounds_masters_reading_the_same_chapters(tmp_path):
+    """The shape of sweep 26, at the CLI: one run, its repeated reads bounded."""
+    from crparse.readers.runs import MAX_REPEATED_READS
+
+    _masters(tmp_path, 12, 300)  # 11 x 300 reads again: past the bound
+    assert 11 * 300 > MAX_REPEATED_READS
+    result = run_limited(["parse", *(str(p) for p in sorted(tmp_path.glob("m*.rst")))])
+    assert result.ok_within_limits and result.returncode == 2, (result.seconds, result.stderr[-500:])
+    lines = result.stderr.decode().splitlines()
+    refused = [line for line in lines if "which another document of this run has read" in line]
+    assert len(refused) == 12 - 1 - MAX_REPEATED_READS // 300 and len(lines) == len(refused)

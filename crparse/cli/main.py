@@ -145,8 +145,11 @@ def _main(argv: Sequence[str] | None) -> int:
             if name in _DATE_ARGUMENTS and period(value) is None:
                 report(f"crparse: {args.command}: --{name.replace('_', '-')} {quoted(value)} is not a date ({FORMS})")
                 return exits.REFUSED
+    from crparse.readers.runs import one_run
+
     try:
-        return args.run(args)
+        with one_run():  # a command's documents are one run (crparse.readers.runs)
+            return args.run(args)
     except KeyboardInterrupt:
         return exits.INTERRUPTED
     except CrparseError as err:

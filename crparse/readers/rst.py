@@ -56,6 +56,7 @@ from crparse.inputs import Unread, inside, listed_at, read_regular, real_path, r
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
+from crparse.readers import runs
 from crparse.readers.base import Extract
 from crparse.readers.globbing import MAX_GLOB, GlobPattern
 from crparse.readers.links import link_to_rule
@@ -278,7 +279,8 @@ class _Edition:
         # under the edition's names (sweep 26)
         found = listed_at(index)
         self.root = os.path.dirname(found) if found else real_path_or_none(self.directory) or os.path.abspath(self.directory)
-        self.seen = {found or real_path_or_none(index) or os.path.abspath(index)}
+        self.index = found or real_path_or_none(index) or os.path.abspath(index)
+        self.seen = {self.index}
         self._real: dict[str, str | None] = {}  # each listed file's real path, resolved once
         self.named: set[str] = set()
         # its .rst files, as the walk names them: strings, a Path for each made 20,000 files 1,000
@@ -329,6 +331,13 @@ class _Edition:
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
         self.named.add(resolved)  # read or not, said here (see unnamed)
+        again = runs.read_again(resolved, self.index)
+        if again > runs.MAX_REPEATED_READS:
+            raise RefusedInput(
+                f"its toctree entry {_cut(entry)} reads {name}, which another document of this run has read: this run "
+                f"has read files again {again:,} times, past the {runs.MAX_REPEATED_READS:,} it may (reST files whose "
+                "toctrees each read the same files): parse this one alone, or make the directory an edition (one "
+                "index.rst)")
         try:
             # from the edition's directory, no link followed on the way: one swapped in for a
             # directory after the check above was read (sweep 18)
