@@ -45,6 +45,10 @@ def test_a_line_of_pattern_starts_is_read_in_linear_time(tmp_path, kind):
     if kind in ("field-starts", "hyperlinks"):  # groups never closed, nested 100,000 deep and more
         assert result.ok_within_limits and result.returncode == 2 and b"MAX_RTF_DEPTH" in result.stderr, result
         return
+    if kind in ("font-table", "font-table-escapes", "flat-font-entries-without-semicolons"):
+        # more fonts than Word numbers (MAX_RTF_FONTS): refused, before any pattern runs (sweep 26)
+        assert result.ok_within_limits and result.returncode == 2 and b"fonts, the most Word numbers" in result.stderr
+        return
     assert result.ok_within_limits and result.returncode == 0, (result.seconds, result.stderr[-300:])
     assert b'"100.2"' in result.stdout
 
@@ -423,3 +427,16 @@ def test_wordart_text_is_said_not_read():
     doc = crparse.parse(("{\\rtf1\\ansi " + RTF_RULES + shape + "}").encode("latin-1"), format="rtf")
     assert [d.message for d in doc.diagnostics if d.code == "rtf-not-read"] == [
         "text the reader does not read: 1 WordArt text"]
+
+
+def test_a_font_table_past_the_fonts_word_numbers_is_refused():
+    """A table of a million bare "\\f1" took 64 times a 4 MB file's size in memory (sweep 26):
+    past the 32,767 fonts Word numbers, the file is refused, in one line; up to them, read."""
+    from crparse.readers.rtf import MAX_RTF_FONTS
+
+    def rtf(fonts: int) -> bytes:
+        return ("{\\rtf1\\ansi{\\fonttbl" + "\\f1 " * fonts + "}\n" + RTF_RULES + "}").encode("latin-1")
+
+    assert "100.4" in crparse.parse(rtf(MAX_RTF_FONTS), format="rtf")
+    with pytest.raises(RefusedInput, match=f"its font table holds more than {MAX_RTF_FONTS:,} fonts"):
+        crparse.parse(rtf(MAX_RTF_FONTS + 1), format="rtf")

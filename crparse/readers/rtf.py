@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import re
 
 from crparse.errors import RefusedInput
@@ -222,7 +223,17 @@ def _font_entries_ended(rtf: str) -> str:
     # whole text (sweep 26). And a ";" at its end ends the last entry, whose charset FONTTABLE
     # missed without it (sweep 24).
     table = _BRACE.sub(lambda m: "" if m[0] in ("\\{", "\\}") else m[0], rtf[start.end():end])
+    if next(itertools.islice(_FONT_NUMBER.finditer(table), MAX_RTF_FONTS, None), None) is not None:
+        raise RefusedInput(f"cannot read this RTF file: its font table holds more than {MAX_RTF_FONTS:,} fonts, the "
+                           "most Word numbers (a damaged or made-up table)")
     return rtf[:start.end()] + _FONT_ENTRY.sub(";", _own_charsets(table)) + ";" + rtf[end:]
+
+
+# Word numbers fonts up to 32,767; the official releases have under 20. Each entry costs striprtf
+# and the charset pass a few hundred bytes: a table of a million bare "\f1" took 64 times a 4 MB
+# file's size (sweep 26).
+MAX_RTF_FONTS = 32_767
+_FONT_NUMBER = re.compile(r"\\f[0-9]")
 
 
 # What ends a font entry or starts one, and the font's number and charset (an escaped brace or
