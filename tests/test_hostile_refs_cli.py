@@ -453,6 +453,27 @@ def test_cite_check_refuses_a_flood_of_citations_and_goes_on_with_the_next_file(
     assert b"999.9" in result.stdout  # the next file was still checked
 
 
+def test_a_cite_check_run_reads_a_bounded_number_of_citations_in_all(tmp_path):
+    """Each file is held to CRPARSE_MAX_REFERENCES, but a run was not: 30 files of 49,800
+    citations each took 22 s (sweep 27). Past RUN_REFERENCES_FACTOR times it in all, the run
+    stops before the next file, saying which, in one line."""
+    from crparse.cli.refs import RUN_REFERENCES_FACTOR
+
+    cr_path = write(tmp_path / "cr.txt", cr())
+    (tmp_path / "dir").mkdir()
+    for n in range(RUN_REFERENCES_FACTOR + 3):
+        write(tmp_path / "dir" / f"c{n}.c", "// see rule 100.1 and rule 999.9\n" * 20)
+    result = run_limited(["cite-check", "--cr", cr_path, str(tmp_path / "dir")], env={"CRPARSE_MAX_REFERENCES": "40"})
+    assert_ok(result, 2)
+    lines = result.stderr.decode().splitlines()
+    assert lines[0] == (f"crparse: cite-check: stopped at {tmp_path / 'dir' / f'c{RUN_REFERENCES_FACTOR}.c'}, not "
+                        f"checked, nor any after it: the files before it hold {40 * RUN_REFERENCES_FACTOR} citations, "
+                        f"the most one run reads ({RUN_REFERENCES_FACTOR} times CRPARSE_MAX_REFERENCES, 40): check the "
+                        "rest in another run, or raise it"), lines
+    assert lines[1] == f"{40 * RUN_REFERENCES_FACTOR} citations in {RUN_REFERENCES_FACTOR} files; " \
+                       f"{20 * RUN_REFERENCES_FACTOR} stale against the CR of {cr_path}"
+
+
 def test_cite_check_reads_within_the_input_size_limit(tmp_path):
     cr_path = write(tmp_path / "cr.txt", cr())
     large = write(tmp_path / "large.c", "// rule 100.1\n" * 200)
