@@ -14,6 +14,7 @@ process's own knowledge (a file's first read in each process counts as none).
 from __future__ import annotations
 
 import contextlib
+import mmap
 from collections.abc import Iterator
 
 # The reads of files read before in the run that a run may make: ~0.5 ms of docutils each.
@@ -22,10 +23,17 @@ MAX_REPEATED_READS = 2_000
 
 class _Run:
     def __init__(self) -> None:
-        import multiprocessing
-
-        self.repeated = multiprocessing.get_context("fork").Value("q", 0)
+        # An anonymous shared mapping, which forked workers share: multiprocessing.Value makes
+        # a file in TMPDIR for it (a run on a full disk failed before it began) and a named
+        # semaphore. Its count is read and written unlocked: two workers adding at once may count
+        # one read less, which a bound of thousands can spare.
+        self.repeated = mmap.mmap(-1, 8)
         self.read: dict[str, str] = {}  # a file's real path -> the document that read it first
+
+    def count(self) -> int:
+        value = int.from_bytes(self.repeated[:8], "little") + 1
+        self.repeated[:8] = value.to_bytes(8, "little")
+        return value
 
 
 _RUN: _Run | None = None
@@ -56,6 +64,4 @@ def read_again(real: str, by: str) -> int:
     first = run.read.setdefault(real, by)
     if first == by:
         return 0
-    with run.repeated.get_lock():
-        run.repeated.value += 1
-        return run.repeated.value
+    return run.count()
