@@ -6,33 +6,61 @@ directory, each with a `:glob:` toctree over the same M chapters (an edition has
 these have none), read K x M files from K + M on the disk (30 x 1,200: 21 s and 358 MB for 90 KB:
 sweep 26). No real input has two documents read one file, each edition reading its own chapters:
 the reads of a file another document of the run read first are counted, against
-MAX_REPEATED_READS for the whole run, and past it a document is refused. The count is shared
-memory, so it holds across the run's processes; which document read a file first is each
-process's own knowledge (a file's first read in each process counts as none).
+MAX_REPEATED_READS for the whole run, and past it a document is refused.
+
+Which document read a file first, and the count, are in an anonymous shared mapping, which the
+run's forked workers share (each kept its own, and with a worker per document nothing was ever
+counted: review). It is a table of hashes, read and written unlocked: two workers at once may
+miss one read, which a bound of thousands can spare. No file is made for it (multiprocessing's
+shared values make one in TMPDIR, and a run on a full disk failed before it began), and nothing
+needs fork: without workers, it is this process's memory.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mmap
 from collections.abc import Iterator
 
 # The reads of files read before in the run that a run may make: ~0.5 ms of docutils each.
 MAX_REPEATED_READS = 2_000
 
+# The table: a slot is a file's hash and the hash of the document that read it first, 8 bytes each
+# (a hash is never 0: 0 is an empty slot); the count is in the first slot. 16 MiB of address
+# space, of which only the pages written are memory.
+_SLOTS = 1 << 20
+_PROBES = 64
+
+
+def _hash(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=8).digest(),
+                          "little") | 1
+
 
 class _Run:
     def __init__(self) -> None:
-        # An anonymous shared mapping, which forked workers share: multiprocessing.Value makes
-        # a file in TMPDIR for it (a run on a full disk failed before it began) and a named
-        # semaphore. Its count is read and written unlocked: two workers adding at once may count
-        # one read less, which a bound of thousands can spare.
-        self.repeated = mmap.mmap(-1, 8)
-        self.read: dict[str, str] = {}  # a file's real path -> the document that read it first
+        self.table = mmap.mmap(-1, _SLOTS * 16)
+
+    def first_reader(self, real: str, by: str) -> bool:
+        """Note that document `by` reads file `real`: whether it is the first to (or the same
+        document again)."""
+        key, reader = _hash(real), _hash(by)
+        slot = 1 + key % (_SLOTS - 1)
+        for _ in range(_PROBES):
+            at = slot * 16
+            found = int.from_bytes(self.table[at:at + 8], "little")
+            if found == 0:
+                self.table[at:at + 16] = key.to_bytes(8, "little") + reader.to_bytes(8, "little")
+                return True
+            if found == key:
+                return int.from_bytes(self.table[at + 8:at + 16], "little") == reader
+            slot = 1 + slot % (_SLOTS - 1)
+        return False  # a table that full: counted, as a run that reads so much should be
 
     def count(self) -> int:
-        value = int.from_bytes(self.repeated[:8], "little") + 1
-        self.repeated[:8] = value.to_bytes(8, "little")
+        value = int.from_bytes(self.table[:8], "little") + 1
+        self.table[:8] = value.to_bytes(8, "little")
         return value
 
 
@@ -42,26 +70,25 @@ _RUN: _Run | None = None
 @contextlib.contextmanager
 def one_run() -> Iterator[None]:
     """The documents parsed inside (and in processes forked inside) are one run; a run inside a
-    run is part of it."""
+    run is part of it. Only the run that began it ends it: generators (parse_all) closed in
+    another order than they began left a run of theirs in force for good (review)."""
     global _RUN
-    outer = _RUN
-    if outer is None:
-        _RUN = _Run()
+    began = None
+    if _RUN is None:
+        began = _RUN = _Run()
     try:
         yield
     finally:
-        _RUN = outer
+        if began is not None and _RUN is began:
+            _RUN = None
 
 
 def read_again(real: str, by: str) -> int:
     """Note that `real` (a file's real path) is read by a toctree of the document `by` (its real
-    path): how many times the run has read a file another document read before, this time
+    path): how many times the run has read a file another document read first, this time
     included if it is one (0 outside a run). A document parsed again (`docs` parses a release,
     then its Sphinx build does) reads its own files again: that is no such time."""
     run = _RUN
-    if run is None:
-        return 0
-    first = run.read.setdefault(real, by)
-    if first == by:
+    if run is None or run.first_reader(real, by):
         return 0
     return run.count()
