@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 from pathlib import Path
 
 from crparse.inputs import Unread, inputs, read_regular, resolved
@@ -22,6 +23,9 @@ from crparse.limits import max_input
 MAX_EDITION_FILES = 10_000
 
 EditionFiles = list[tuple[str, bytes]]
+# docutils reads a directive's name in any case: `.. TocTree::` read the chapters, and its edition
+# was known by its index alone (review)
+_TOCTREE = re.compile(rb"(?i)toctree")
 
 
 def fingerprint(path: str | os.PathLike, directories: dict[str, EditionFiles] | None = None,
@@ -54,7 +58,7 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, EditionFiles] | 
 def reads_its_directory(path: Path, data: bytes) -> bool:
     """Whether parsing the document reads other files of its directory tree (a reST file with a
     toctree: an edition's index, or a master file beside its chapters)."""
-    return path.suffix.lower() == ".rst" and b"toctree" in data
+    return path.suffix.lower() == ".rst" and _TOCTREE.search(data) is not None
 
 
 def edition_files(directory: Path) -> EditionFiles:

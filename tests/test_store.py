@@ -379,22 +379,23 @@ def test_diff_of_months_and_years_from_the_store(cli_store):
     assert missing.returncode == 2 and "2020-13" in missing.stderr and missing.stderr.count("\n") == 1
 
 
-def _edition(directory: Path, date: str, wording: str) -> Path:
+def _edition(directory: Path, date: str, wording: str, directive: str = "toctree") -> Path:
     """A reST edition whose index.rst names its chapters and holds neither date nor rule: two
     editions of it have byte-identical indexes."""
     directory.mkdir(parents=True)
-    (directory / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   intro\n   r\n")
+    (directory / "index.rst").write_text(f"Rules\n=====\n\n.. {directive}::\n\n   intro\n   r\n")
     (directory / "intro.rst").write_text(f"Intro\n=====\n\nThese rules are effective as of {date}.\n")
     (directory / "r.rst").write_text(f"601. Range\n==========\n\n601.1\n-----\n\n{wording}\n\n601.2\n-----\n\nMore.\n")
     return directory
 
 
-def test_a_reST_edition_is_known_by_its_chapters_too(tmp_path):
+@pytest.mark.parametrize("directive", ["toctree", "TocTree"])
+def test_a_reST_edition_is_known_by_its_chapters_too(tmp_path, directive):
     """The store knew a release by its file's sha256, and an edition's file is its index: two
     editions with the same index.rst were one release ("1 already stored", the second never
     stored), and a chapter changed after `index` was never read again (sweep 27)."""
-    _edition(tmp_path / "rel" / "a", "April 1, 2020", "Old wording zebra.")
-    b = _edition(tmp_path / "rel" / "b", "May 1, 2021", "New wording giraffe.")
+    _edition(tmp_path / "rel" / "a", "April 1, 2020", "Old wording zebra.", directive)
+    b = _edition(tmp_path / "rel" / "b", "May 1, 2021", "New wording giraffe.", directive)
     db = connect(tmp_path / "s.sqlite", create=True)
     report = index(db, [str(tmp_path / "rel")])
     assert (len(report.added), report.known) == (2, 0)

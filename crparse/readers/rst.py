@@ -465,7 +465,7 @@ _NESTED_MARKER = re.compile(
 # Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
 _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
-_TOCTREE = re.compile(r"\.\.\s+toctree::")
+_TOCTREE = re.compile(r"\.\.\s+toctree::", re.IGNORECASE)  # a directive's name is read in any case
 _ENUMERATOR = re.compile(r"(\(?)(\d{1,9}|#|[A-Za-z])([.)])")
 _REFERENCE_END = re.compile(r"(?<=[\w`\]])__?(?!\w)")
 # docutils reads \v and \f as spaces, and breaks lines also where str.splitlines does
