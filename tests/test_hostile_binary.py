@@ -686,22 +686,30 @@ def _pdf_with_annotations(annotations: bytes) -> bytes:
                    b"<< /Length %d >>\nstream\n" % len(pdf_text(RULES)) + pdf_text(RULES) + b"\nendstream"])
 
 
-def test_pdf_text_in_annotations_and_form_fields_is_said_not_read():
+def test_pdf_text_in_annotations_and_form_fields_is_said_not_read(monkeypatch):
     """A FreeText annotation's rule and a form field's were lost without a word, where the DOCX
     and RTF readers say what they leave out (sweep 27). Links, and annotations holding no text,
     are nothing to say."""
     doc = crparse.parse(_pdf_with_annotations(
         b"<< /Type /Annot /Subtype /FreeText /Rect [72 400 300 420] /Contents (100.4. In a note.) >> "
         b"<< /Type /Annot /Subtype /Widget /FT /Tx /V (100.5. In a field.) /Rect [0 0 10 10] >> "
+        b"<< /Type /Annot /Subtype /Widget /FT /Tx /V (100.6. In another.) /Rect [0 0 10 10] >> "
         b"<< /Type /Annot /Subtype /Text /Rect [0 0 10 10] /Contents (A comment.) >> "
         b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Contents (A link.) >> "
         b"<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] >>"))
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.1a", "100.2"]
     assert [(d.severity, d.message) for d in doc.diagnostics if d.code == "pdf-not-read"] == [
-        ("warning", "text the reader does not read: 2 annotations, 1 form field (annotations and form fields hold text "
+        ("warning", "text the reader does not read: 2 annotations, 2 form fields (annotations and form fields hold text "
                     "apart from the page's)")]
     doc = crparse.parse(_pdf_with_annotations(b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >>"))
     assert not [d for d in doc.diagnostics if d.code == "pdf-not-read"]
+    # past those looked at, the rest are counted apart: links or not, they are not looked at
+    monkeypatch.setattr(crparse.readers.pdf, "MAX_ANNOTATIONS", 2)
+    monkeypatch.setattr(crparse.readers.pdf, "confined", lambda read, raw, path: read(raw, path))
+    doc = crparse.parse(_pdf_with_annotations(b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >> " * 5))
+    assert [d.message for d in doc.diagnostics if d.code == "pdf-not-read"] == [
+        "text the reader does not read: 3 annotations past the 2 examined (annotations and form fields hold text apart "
+        "from the page's)"]
 
 
 # -- RTF --------------------------------------------------------------------------------------

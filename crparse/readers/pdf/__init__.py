@@ -144,7 +144,7 @@ def _read(raw: bytes, path: str | None) -> Extract:
     if annotations:
         # as the DOCX and RTF readers say what they leave out (a FreeText annotation's rule and a
         # form field's were lost without a word: sweep 27)
-        said = ", ".join(f"{n:,} {kind}{'' if n == 1 else 's'}" for kind, n in sorted(annotations.items()))
+        said = ", ".join(f"{n:,} {one if n == 1 else many}" for (one, many), n in sorted(annotations.items()))
         diagnostics.append(Diagnostic(None, "warning", "pdf-not-read",
                                       f"text the reader does not read: {said} (annotations and form fields hold text "
                                       "apart from the page's)"))
@@ -166,7 +166,7 @@ class _Pages(NamedTuple):
     lines: list[_Line]  # the printed lines
     blank: list[int]  # the (1-based) numbers of the pages that give no text
     count: int  # how many pages there are
-    annotations: dict[str, int]  # what annotations hold that is not the page's text: kind -> how many
+    annotations: dict[tuple[str, str], int]  # what annotations hold apart from the page's text: kind -> how many
 
 
 def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> _Pages:
@@ -185,7 +185,7 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> _Page
     source: list[str] = []
     lines: list[_Line] = []
     blank: list[int] = []
-    annotations: dict[str, int] = {}
+    annotations: dict[tuple[str, str], int] = {}
     looked_at = 0  # annotations looked at, in all pages
     page_index, pages = 0, 0
     limit, text_limit, chars = max_pdf_content(), max_input(), 0
@@ -234,7 +234,10 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> _Page
                         page_lines.append(_Line(number, number, page_index, _unpaired(line), 0.0, 0.0, 0.0))
                 at = match.end() if match else end
             lines += _reading_order(page_lines)
-            looked_at += _annotations(page, annotations, MAX_ANNOTATIONS - looked_at)
+            try:
+                looked_at += _annotations(page, annotations, MAX_ANNOTATIONS - looked_at)
+            except Exception:  # noqa: BLE001 - what is said of them must not refuse the page's text
+                annotations[("annotation not examined (PDFium failed on one)", "")] = 1
             textpage.close()
             page.close()
     except RefusedInput:
@@ -251,7 +254,11 @@ def _lines(raw: bytes, cost: int = 0, checked_pages: int | None = None) -> _Page
 MAX_ANNOTATIONS = 10_000
 
 
-def _annotations(page, found: dict[str, int], budget: int) -> int:
+_ANNOTATION = ("annotation", "annotations")
+_FIELD = ("form field", "form fields")
+
+
+def _annotations(page, found: dict[tuple[str, str], int], budget: int) -> int:
     """Count in `found` the annotations of `page` that hold text PDFium does not give as the
     page's: a note's or a comment's (/Contents), a form field's (a widget). Links and the pop-ups
     of other annotations hold none of their own. Returns how many were looked at (at most
@@ -259,8 +266,9 @@ def _annotations(page, found: dict[str, int], budget: int) -> int:
     import pypdfium2.raw as pdfium_c
 
     count = max(pdfium_c.FPDFPage_GetAnnotCount(page.raw), 0)
-    if count > budget:
-        found["annotation"] = found.get("annotation", 0) + count - max(budget, 0)
+    if count > budget:  # links or not: not looked at
+        past = (f"annotation past the {MAX_ANNOTATIONS:,} examined", f"annotations past the {MAX_ANNOTATIONS:,} examined")
+        found[past] = found.get(past, 0) + count - max(budget, 0)
         count = max(budget, 0)
     for index in range(count):
         annotation = pdfium_c.FPDFPage_GetAnnot(page.raw, index)
@@ -269,9 +277,9 @@ def _annotations(page, found: dict[str, int], budget: int) -> int:
         try:
             kind = pdfium_c.FPDFAnnot_GetSubtype(annotation)
             if kind == pdfium_c.FPDF_ANNOT_WIDGET:
-                found["form field"] = found.get("form field", 0) + 1
+                found[_FIELD] = found.get(_FIELD, 0) + 1
             elif kind not in (pdfium_c.FPDF_ANNOT_LINK, pdfium_c.FPDF_ANNOT_POPUP) and _contents_length(annotation) > 2:
-                found["annotation"] = found.get("annotation", 0) + 1
+                found[_ANNOTATION] = found.get(_ANNOTATION, 0) + 1
         finally:
             pdfium_c.FPDFPage_CloseAnnot(annotation)
     return count
