@@ -407,3 +407,19 @@ def test_a_reST_edition_is_known_by_its_chapters_too(tmp_path, directive):
     assert search(db, "giraffe") == [] and [hit.keys for hit in search(db, "okapi")] == [["601.1"]]
     # and as is: nothing read again
     assert (index(db, [str(tmp_path / "rel")]).added, index(db, [str(tmp_path / "rel")]).known) == ([], 2)
+
+
+def test_a_store_written_before_editions_were_known_by_their_chapters_still_reads_them(tmp_path):
+    """Such a store holds an edition's index's sha256: reading the release again said "the file
+    changed since it was stored", which it had not (review)."""
+    import hashlib
+
+    from crparse.store.index import stored_bytes
+
+    edition = _edition(tmp_path / "rel" / "a", "April 1, 2020", "Old wording zebra.")
+    db = connect(tmp_path / "s.sqlite", create=True)
+    index(db, [str(tmp_path / "rel")])
+    old = hashlib.sha256((edition / "index.rst").read_bytes()).hexdigest()
+    db.execute("UPDATE releases SET sha256 = ?", (old,))
+    (rid,) = db.execute("SELECT id FROM releases").fetchone()
+    assert stored_bytes(db, rid) == (edition / "index.rst").read_bytes()

@@ -17,8 +17,8 @@ def add_commands(commands) -> None:
     i = commands.add_parser(
         "index",
         help="build or update the store of a directory of releases (for history, search, identify)",
-        description="Parses each release the store lacks (by sha256), aligns consecutive releases and "
-        "chains every rule's lineage. Incremental and safe to interrupt: a killed run leaves a usable "
+        description="Parses each release the store lacks (by its fingerprint: its sha256, an edition's with its "
+        "chapters), aligns consecutive releases and chains every rule's lineage. Incremental and safe to interrupt: a killed run leaves a usable "
         "store and the next run finishes the job.",
     )
     i.add_argument("paths", nargs="+", metavar="DIR", help="directories (or files) of releases")

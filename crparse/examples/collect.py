@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from crparse.errors import CrparseError
 from crparse.examples.bounds import run_cost
@@ -145,9 +144,9 @@ def run_examples(doc: Document, *, rules_date: str, rule: str | None = None, fac
 def store_identifier(db: str | None):
     """identify(doc) -> the best releases' dates, from the store at `db` (default: crparse's cache
     location); None when there is no store."""
-    from crparse.store import default_path
+    from crparse.store.db import store_path
 
-    path = Path(db) if db else default_path()
+    path = store_path(db or None)  # a name ending in a slash is refused, as every --db is
     if not path.exists():
         return None
 

@@ -47,9 +47,11 @@ def write_tests(directory: Path, doc: Document, results: list[Result], date: str
     directory.mkdir(parents=True, exist_ok=True)
     # ASCII only: a module or function name must be an identifier ("²" is a \w, not one)
     given = Path(doc.source.path or "document").stem
-    stem = re.sub(r"[^0-9A-Za-z]+", "_", given).strip("_")
-    if not stem:  # a name of no ASCII letter: each its own file ("é ü.txt" and "ö.txt" wrote one: sweep 27)
-        stem = "document_" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    stem = re.sub(r"[^0-9A-Za-z]+", "_", given).strip("_") or "document"
+    if not given.isascii():
+        # a name's letters past ASCII are lost in the module's name: each such name gets a file of
+        # its own ("é ü.txt" and "ö.txt" wrote one, and so did "règles" and "régles": sweep 27, review)
+        stem += "_" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     target = directory / f"test_examples_{stem}.py"
     parts = [_HEADER.format(source=doc.source.path, date=date)]
     seen: set[str] = set()
