@@ -432,6 +432,32 @@ def test_a_deep_tree_crparse_owns_is_removed_by_a_loop(tmp_path):
     assert not (tmp_path / "top").exists() and (tmp_path / "kept" / "precious").exists()
 
 
+def test_rst_files_with_toctrees_one_below_another_are_hashed_once(tmp_path, monkeypatch):
+    """Each fingerprint walked its directory's whole tree: 400 such files one below another read
+    80,000 files (`index`: 14 s, sweep 27). The tree below a directory walked is known from its
+    walk, and each fingerprint is what it is alone."""
+    import crparse.fingerprint
+
+    masters, folder = [], tmp_path
+    for n in range(200):
+        masters.append(folder / "m.rst")
+        masters[-1].write_text(f"M{n}\n==\n\n.. toctree::\n\n   x\n")
+        folder = folder / "s"
+        folder.mkdir()
+    alone = {n: fingerprint(masters[n]) for n in (0, 100, 199)}
+    reads = []
+    read_regular = crparse.fingerprint.read_regular
+    monkeypatch.setattr(crparse.fingerprint, "read_regular", lambda *a, **k: reads.append(a[0]) or read_regular(*a, **k))
+    directories: dict = {}
+    shared = {n: fingerprint(masters[n], directories) for n in range(200)}
+    assert {n: shared[n] for n in alone} == alone and len(set(shared.values())) == 200
+    assert len(reads) == 400  # each file for itself, and once for the walk of the top
+    # a chapter changed deep down changes every fingerprint above it, and none below
+    (masters[150].parent / "x.rst").write_text("X\n=\n")
+    again = {n: fingerprint(masters[n]) for n in (0, 150, 151)}
+    assert again[0] != shared[0] and again[150] != shared[150] and again[151] == shared[151]
+
+
 def test_a_directory_of_rst_files_with_toctrees_is_hashed_once(tmp_path, monkeypatch):
     """Each reST file with a toctree is fingerprinted with every .rst file of its directory: 1,000
     of them in one directory read each other, a million reads, 42 s (sweep 26). The directory's
