@@ -237,6 +237,21 @@ def test_an_edition_whose_directory_a_directive_cannot_carry_is_built_whole(tmp_
     assert "Wording zebra." in outs[0] and "Wording okapi." in outs[1] and "zebra" not in outs[1]
 
 
+def test_a_release_read_inside_the_sphinx_build_is_read_with_docutils_lookups(tmp_path):
+    """A release the build's directive reads again (a copy, for a name a directive line cannot
+    carry) met Sphinx's lookups of directives and roles, which it puts in place of docutils':
+    `:ref:` and `.. glossary::` were Sphinx's, and wanted its environment ("'Values' object has no
+    attribute 'env'"), where `parse` read the release (sweep 28)."""
+    (tmp_path / "x`y").mkdir()
+    path = tmp_path / "x`y" / "rel.rst"
+    path.write_text("Comprehensive Rules\n===================\n\n100. General\n============\n\n100.1\n-----\n\n"
+                    "Text of the rule.\n\n.. _gen:\n\n100.2\n-----\n\nSee :ref:`gen`.\n\n.. glossary::\n\n   Term\n"
+                    "      A term.\n")
+    done = docs(str(path), "-o", str(tmp_path / "site"), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "Text of the rule." in (tmp_path / "site" / "100.html").read_text("utf-8")
+
+
 def test_a_site_built_again_has_no_change_page_of_a_pair_that_is_gone(tmp_path):
     """Sphinx leaves the pages it no longer builds: with a release added between two, the page of
     changes between those two stayed, and the site differed from a fresh build (sweep 12)."""

@@ -806,12 +806,26 @@ def _own_markup():
     still defined in the next."""
     from docutils.parsers.rst import directives, roles
 
-    saved = directives._directives, roles._roles
+    saved = directives._directives, roles._roles, directives.directive, roles.role
     directives._directives, roles._roles = dict(_DIRECTIVES), dict(_ROLES)
+    # Sphinx's build puts its own lookups in place of docutils' (sphinx.util.docutils.sphinx_domains,
+    # keeping the one it replaced as `directive_func`, `role_func`): through them `:ref:`,
+    # `.. glossary::` and `.. cr:release::` were Sphinx's, and wanted its environment (sweep 28)
+    directives.directive, roles.role = _unpatched(directives.directive, "directive_func"), _unpatched(roles.role, "role_func")
     try:
         yield
     finally:
-        directives._directives, roles._roles = saved
+        directives._directives, roles._roles, directives.directive, roles.role = saved
+
+
+def _unpatched(lookup, kept: str):
+    """docutils' own lookup function, from under the dispatchers put in its place."""
+    for _ in range(100):  # dispatchers inside dispatchers; never a loop
+        dispatcher = getattr(lookup, "__self__", None)
+        if dispatcher is None or not callable(getattr(dispatcher, kept, None)):
+            return lookup
+        lookup = getattr(dispatcher, kept)
+    return lookup
 
 
 def _observed_reader(messages: list):
