@@ -25,7 +25,9 @@ MAX_EDITION_FILES = 10_000
 EditionFiles = list[tuple[str, bytes]]
 # docutils reads a directive's name in any case: `.. TocTree::` read the chapters, and its edition
 # was known by its index alone (review)
-_TOCTREE = re.compile(rb"(?i)toctree")
+# in UTF-16 too (its NULs), whatever the file's name: the text reader finds a reST document by its
+# markup (sweep 28)
+_TOCTREE = re.compile(rb"(?i)t\x00{0,3}o\x00{0,3}c\x00{0,3}t\x00{0,3}r\x00{0,3}e\x00{0,3}e")
 
 
 def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = None,
@@ -88,9 +90,10 @@ def _tree_digests(files: EditionFiles) -> dict[str, bytes]:
 
 
 def reads_its_directory(path: Path, data: bytes) -> bool:
-    """Whether parsing the document reads other files of its directory tree (a reST file with a
-    toctree: an edition's index, or a master file beside its chapters)."""
-    return path.suffix.lower() == ".rst" and _TOCTREE.search(data) is not None
+    """Whether parsing the document may read other files of its directory tree (a reST file with
+    a toctree: an edition's index, or a master file beside its chapters; any file holding the
+    word, in UTF-8 or UTF-16, is taken for one)."""
+    return _TOCTREE.search(data) is not None
 
 
 def edition_files(directory: Path) -> EditionFiles:
@@ -99,18 +102,27 @@ def edition_files(directory: Path) -> EditionFiles:
     ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256. One
     that cannot be read counts as such (the reader says why, when it needs it)."""
     budget = max_input()
-    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False)
+    # hidden files too, and files that are links: a toctree reads them (sweep 28)
+    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False, hidden=True)
     paths = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
     files = []
     for f in sorted(itertools.islice(paths, MAX_EDITION_FILES)):
-        if f.is_symlink() or not f.is_file():
-            continue
         name = str(f.relative_to(directory))
         try:
             part = read_regular(f, max(budget, 0))
-        except Unread:
-            files.append((name, b"\0unread"))
+        except Unread as why:
+            # past the input limit in all (a large file the toctree names not): each is known by
+            # its size and time, not by nothing, so that its change is seen (sweep 28)
+            files.append((name, b"\0unread" + _signature(f) if why.too_large else b"\0unread"))
             continue
         budget -= len(part)
         files.append((name, hashlib.sha256(part).digest()))
     return files
+
+
+def _signature(path: Path) -> bytes:
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return b""
+    return f"{status.st_size}:{status.st_mtime_ns}:{status.st_ino}".encode()

@@ -40,7 +40,7 @@ class Input(NamedTuple):
 
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,
-           other_editions: bool = True, record: bool = True) -> Iterator[Input]:
+           other_editions: bool = True, record: bool = True, hidden: bool = False) -> Iterator[Input]:
     """The files `paths` name, in order. A named path that does not exist is listed as it
     is: reading it reports the error with its name. `editions=False` lists the files of a reST
     edition one by one (for tools that read files rather than documents); `other_editions=False`
@@ -48,7 +48,8 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
     `index.rst`): an edition's own files. `record=False` leaves where a walk listed its files
     found as it was (listed_at): for a walk whose files are not read by their names (an edition's
     listing, done while the edition is read, said where its files were from a directory swapped
-    since the first walk: sweep 26).
+    since the first walk: sweep 26). `hidden`: hidden entries are walked too (what a reST
+    edition's toctree may read, which knows no hidden files).
 
     With `once`, a file a walk meets again under another name (a symbolic or hard link, or a
     file named and also in a directory given) is listed as skipped, naming the one that is
@@ -62,9 +63,9 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         path = Path(raw)
         if _is_dir(path):
             if once:
-                yield from _once(_walk(path, editions, other_editions, record), seen)
+                yield from _once(_walk(path, editions, other_editions, record, hidden), seen)
             else:
-                yield from (item for item, _, _ in _walk(path, editions, other_editions, record))
+                yield from (item for item, _, _ in _walk(path, editions, other_editions, record, hidden))
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
@@ -108,7 +109,8 @@ def _once(walked: Iterable[tuple[Input, tuple | None, bool]], seen: dict[tuple, 
         seen.setdefault(identity, path)
 
 
-def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool = True) -> Iterator[tuple[Input, tuple | None, bool]]:
+def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool = True,
+          hidden: bool = False) -> Iterator[tuple[Input, tuple | None, bool]]:
     """The files under `top`, depth first in name order, by a loop rather than os.walk's
     recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
     files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
@@ -132,7 +134,7 @@ def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool =
         here, edition = stack.pop()
         try:
             with os.scandir(here) as listing:
-                entries = sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)
+                entries = sorted((e for e in listing if hidden or not e.name.startswith(".")), key=lambda e: e.name)
         except (OSError, ValueError) as err:  # unreadable, past PATH_MAX: this directory only, not the walk
             yield Input(str(here), False, f"a directory that cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
             continue
@@ -152,7 +154,8 @@ def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool =
             elif is_dir:
                 if not linked:  # a link to a directory inside is walked where it lies
                     below.append(path)
-                elif real is not None and any(part.startswith(".") for part in Path(os.path.relpath(real, real_top)).parts):
+                elif not hidden and real is not None and any(
+                        part.startswith(".") for part in Path(os.path.relpath(real, real_top)).parts):
                     yield Input(str(path), False, "a symbolic link to a hidden directory, which a walk passes over"), None, True
             else:
                 files.append(path)

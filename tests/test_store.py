@@ -423,3 +423,30 @@ def test_a_store_written_before_editions_were_known_by_their_chapters_still_read
     db.execute("UPDATE releases SET sha256 = ?", (old,))
     (rid,) = db.execute("SELECT id FROM releases").fetchone()
     assert stored_bytes(db, rid) == (edition / "index.rst").read_bytes()
+
+
+@pytest.mark.parametrize("shape", ["utf-16", "linked", "hidden", "past-the-budget", "named-txt"])
+def test_a_changed_chapter_is_seen_whatever_the_edition_s_shape(tmp_path, shape, monkeypatch):
+    """The fingerprint missed chapters the reader reads: an index in UTF-16, a chapter that is a
+    link, one in a hidden directory, one past the bytes the fingerprint reads, a master not named
+    .rst; a chapter changed after `index` was never read again (sweep 28)."""
+    edition = tmp_path / "rel" / "ed"
+    edition.mkdir(parents=True)
+    chapter = {"hidden": edition / ".h" / "chap.rst", "linked": edition / "data.txt"}.get(shape, edition / "chap.rst")
+    chapter.parent.mkdir(exist_ok=True)
+    chapter.write_text("100. General\n============\n\n100.1\n-----\n\nText ALPHA.\n\n100.2\n-----\n\nMore.\n")
+    if shape == "linked":
+        (edition / "chap.rst").symlink_to("data.txt")
+    if shape == "past-the-budget":
+        (edition / "aaa.rst").write_text("x" * 990)  # the most the fingerprint reads, but 10 bytes
+        monkeypatch.setenv("CRPARSE_MAX_INPUT", "1000")
+    index_text = ("Rules\n=====\n\nThese rules are effective as of April 1, 2020.\n\n.. toctree::\n\n   "
+                  + (".h/chap" if shape == "hidden" else "chap") + "\n")
+    master = edition / ("master.txt" if shape == "named-txt" else "index.rst")
+    master.write_bytes(index_text.encode("utf-16" if shape == "utf-16" else "utf-8"))
+    db = connect(tmp_path / "s.sqlite", create=True)
+    walked = [str(master)]
+    assert len(index(db, walked).added) == 1 and [h.keys for h in search(db, "ALPHA")] == [["100.1"]]
+    chapter.write_text(chapter.read_text().replace("ALPHA", "BETA"))
+    assert index(db, walked).added == walked
+    assert search(db, "ALPHA") == [] and [h.keys for h in search(db, "BETA")] == [["100.1"]]
