@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import mmap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 # The reads of files read before in the run that a run may make: ~0.5 ms of docutils each.
 MAX_REPEATED_READS = 2_000
@@ -41,6 +42,7 @@ def _hash(text: str) -> int:
 class _Run:
     def __init__(self) -> None:
         self.table = mmap.mmap(-1, _SLOTS * 16)
+        self.remembered: dict = {}  # what this process found once for the whole run (remembered)
 
     def first_reader(self, real: str, by: str) -> bool:
         """Note that document `by` reads file `real`: whether it is the first to (or the same
@@ -81,6 +83,17 @@ def one_run() -> Iterator[None]:
     finally:
         if began is not None and _RUN is began:
             _RUN = None
+
+
+def remembered(key, find: Callable[[], Any]) -> Any:
+    """What `find()` gives, found once a run in each process under `key` (each time outside a
+    run): a directory's listing, which each document of a run would make again."""
+    run = _RUN
+    if run is None:
+        return find()
+    if key not in run.remembered:
+        run.remembered[key] = find()
+    return run.remembered[key]
 
 
 def read_again(real: str, by: str) -> int:
