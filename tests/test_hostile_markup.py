@@ -921,6 +921,18 @@ def test_an_element_left_open_is_closed_where_the_page_starts_in_every_shape(pag
     assert any("never closed" in d.message and d.severity == "warning" for d in doc.diagnostics)
 
 
+@pytest.mark.parametrize("ended", ["<script>var a;</script/>", '<script>var a;</script type="x">',
+                                   '<style>a{}</style x="1">', "<script>var a;</scripts>"])
+def test_a_script_ended_as_a_browser_ends_it_is_no_end_for_the_parser(ended):
+    """An end tag a browser takes (or a look-alike) was counted as closing the script, where
+    Python 3.11's html.parser ends its text only at `</script>`: the rest of the page was the
+    script's, and lost under an info line (sweep 28)."""
+    page = ("<html><body>\n<p>100.1. First.</p>\n<p>100.2. Second.</p>\n" + ended
+            + "\n<p>100.3. After.</p>\n<p>100.4. More.</p>\n")
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3", "100.4"], doc.diagnostics
+
+
 def test_an_unclosed_script_after_letters_that_lowercase_longer_is_read_past():
     """Offsets into the page's lowercased copy were used in the page: each "İ" before the script
     (two characters lowercased) moved the page's start on, and 71 of 200 rules were lost (sweep 23)."""

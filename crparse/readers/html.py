@@ -489,6 +489,16 @@ _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\
 _RAW_TEXT = ("script", "style")
 
 
+@cache
+def _raw_text_end(name: str) -> re.Pattern:
+    """What ends a script's or style's text for html.parser, as this Python's has it: Python
+    3.11's wants `</script>` (spaces allowed) where a browser takes `</script/>` and `</script x>`
+    too, and a script ended so held the rest of the page, read as no text at all (sweep 28)."""
+    parser = HTMLParser()
+    parser.set_cdata_mode(name)
+    return parser.interesting
+
+
 def _unclosed(markup: str, name: str) -> tuple[int, int] | None:
     """Where the outermost element `name` that no end tag closes opens in the markup, and how many
     are left open inside it and with it (one end tag closed the outermost only: a `<noscript>`
@@ -498,7 +508,7 @@ def _unclosed(markup: str, name: str) -> tuple[int, int] | None:
     itself: offsets into its lowercased copy were off after each "İ", which lowercases to two
     characters (sweep 23)."""
     if name in _RAW_TEXT:
-        last = max((m.end() for m in re.finditer(f"</{name}", markup, re.I)), default=0)
+        last = max((m.end() for m in _raw_text_end(name).finditer(markup)), default=0)
         opened = re.compile(f"<{name}(?=[\\s/>])", re.I).search(markup, last)
         return (opened.start(), 1) if opened is not None else None
     depth, outer = 0, None
