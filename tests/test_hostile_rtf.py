@@ -117,6 +117,16 @@ def test_text_after_a_stray_closing_brace_is_read_and_said():
     assert len(doc.rules) == 4 and not [d for d in doc.diagnostics if d.code == "rtf-stray-brace"]
 
 
+@pytest.mark.parametrize("after", ["\\par}", "\\par\\b}"])
+def test_a_stray_closing_brace_cut_out_joins_nothing(after):
+    """Cut out, the "}" joined the control word before it to the text after: "\\par}100.2." read
+    100 as \\par's parameter, and the rule was lost (sweep 28)."""
+    rtf = "{\\rtf1\\ansi 100.1. Rule 100.1." + after + "100.2. Rule 100.2.\\par 100.3. Rule 100.3.\\par 100.4. Rule.\\par}"
+    doc = crparse.parse(rtf.encode(), format="rtf")
+    assert [rule.number for rule in doc.rules] == ["100.1", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.1").text == "Rule 100.1." and doc.rule("100.2").text == "Rule 100.2."
+
+
 def test_a_rules_text_behind_an_rtf_header_is_refused_pointing_to_text():
     text = "{\\rtf1\\ansi hello}\n" + "".join(f"{n}. Rule {n}.\n\n" for n in ("100.1", "100.2", "100.3"))
     with pytest.raises(RefusedInput, match="read as RTF .* read as plain text it has some: give --format text"):
@@ -328,7 +338,7 @@ def test_a_bin_past_the_end_is_refused_without_pictures_too(length):
         crparse.parse(rtf.encode("latin-1"), format="rtf")
 
 
-@pytest.mark.parametrize("uc", ["9999999999", "9" * 5000, "50"])
+@pytest.mark.parametrize("uc", ["9999999999", "9" * 5000, "50", "-", "-5"])  # "-": int(None), sweep 28
 def test_an_absurd_fallback_count_is_capped_and_said(uc):
     """\\ucN: N characters after each \\uN are skipped; \\uc9999999999 dropped the rest of a rule
     up to the next control word without a word (sweep 17)."""

@@ -142,7 +142,10 @@ def _groups(rtf: str) -> tuple[str, tuple[int, int], list[Diagnostic]]:
                                    "nests a few tens): a damaged file?", line=rtf.count("\n", 0, match.start()) + 1)
         elif brace == "}":
             if len(starts) == 1 and match.end() < last:
+                # an empty group in its place: cut out, it joined a control word before it to text
+                # after it ("\\par}100." read 100 as \\par's parameter, and the rule was lost: sweep 28)
                 out.write(rtf[at : match.start()])
+                out.write("{}")
                 at = match.end()
                 first = match.start() if first < 0 else first
                 count += 1
@@ -457,7 +460,8 @@ _ASCII_DIGITS = re.compile("[0-9]*")
 # with it. A character's fallback is a byte or two; a \uc9999999999 dropped the text after each
 # escape up to the next control word, a rule's, without a word (sweep 17).
 MAX_FALLBACK = 8
-_FALLBACK = re.compile(r"(?<!\\)((?:\\\\)*+)\\uc([0-9]+)")
+# \\ucN, N negative or a "-" alone too: striprtf took "\\uc-" for a \\uc with no number, int(None) (sweep 28)
+_FALLBACK = re.compile(r"(?<!\\)((?:\\\\)*+)\\uc(-[0-9]*+|[0-9]++)")
 
 
 def _fallbacks(rtf: str) -> tuple[str, list[Diagnostic]]:
@@ -468,7 +472,7 @@ def _fallbacks(rtf: str) -> tuple[str, list[Diagnostic]]:
     found: list[str] = []
 
     def capped(match: re.Match) -> str:
-        if len(match[2]) < 3 and int(match[2]) <= MAX_FALLBACK:
+        if not match[2].startswith("-") and len(match[2]) < 3 and int(match[2]) <= MAX_FALLBACK:
             return match[0]
         found.append(match[2] if len(match[2]) <= 20 else match[2][:20] + "...")
         return f"{match[1]}\\uc1"  # RTF's default: one character, as after a \\uc with no number
@@ -477,7 +481,8 @@ def _fallbacks(rtf: str) -> tuple[str, list[Diagnostic]]:
     if not found:
         return rtf, []
     return rtf, [Diagnostic(None, "warning", "rtf-bad-escape",
-                            f"{len(found)} \\ucN escape(s) with more fallback characters than any character has "
+                            f"{len(found)} \\ucN escape(s) with more fallback characters than any character has, or "
+                            "fewer than none "
                             f"(\\uc{found[0]}): read as \\uc1, RTF's default (one character after each \\uN "
                             "skipped)")]
 
