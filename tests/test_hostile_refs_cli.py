@@ -474,6 +474,19 @@ def test_a_cite_check_run_reads_a_bounded_number_of_citations_in_all(tmp_path):
                        f"{20 * RUN_REFERENCES_FACTOR} stale against the CR of {cr_path}"
 
 
+def test_cite_check_counts_the_binary_files_a_walk_passes_over(tmp_path):
+    """A file of citations padded with NULs, met in a directory, was passed over without a word
+    (sweep 28): the summary counts such files."""
+    cr_path = write(tmp_path / "cr.txt", cr())
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "notes.txt").write_bytes(b"see rule 999.9\n" * 20 + b"\0" * 8192)
+    write(tmp_path / "dir" / "ok.txt", "see rule 100.1\n")
+    result = run_limited(["cite-check", "--cr", cr_path, str(tmp_path / "dir")])
+    assert_ok(result, 0)
+    assert result.stderr.decode().splitlines() == [
+        f"1 citations in 1 files (1 binary file(s) in the directories passed over); 0 stale against the CR of {cr_path}"]
+
+
 def test_cite_check_reads_within_the_input_size_limit(tmp_path):
     cr_path = write(tmp_path / "cr.txt", cr())
     large = write(tmp_path / "large.c", "// rule 100.1\n" * 200)
