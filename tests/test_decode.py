@@ -270,3 +270,11 @@ def test_utf8_with_a_stray_code_page_byte_is_utf8_whatever_few_sequences_it_has(
     assert decoded.encoding == "cp1252" and decoded.text.count("—") == 4
     (said,) = [d for d in decoded.diagnostics if d.code == "mixed-encoding"]
     assert said.line == 2 and "read as cp1252, though 2 run(s)" in said.message
+
+
+def test_utf16_whose_first_kilobytes_hold_no_zero_byte_is_utf16():
+    """A UTF-16 BOM before text with no byte 0 in its first 4 KB (a banner of box-drawing
+    characters) was taken for 8-bit text behind the mark, and refused as binary (sweep 28)."""
+    text = "\u2550" * 2100 + "\n100.1. First rule.\n100.2. Second.\n"
+    decoded = decode(b"\xff\xfe" + text.encode("utf-16-le"))
+    assert (decoded.encoding, decoded.text) == ("utf-16-le", text)

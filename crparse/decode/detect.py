@@ -202,7 +202,9 @@ def _decode(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, bool]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         codec = "utf-16-le" if data.startswith(b"\xff\xfe") else "utf-16-be"
         rest = data[2:]
-        if rest and b"\x00" not in rest[:4096]:
+        # all of it, not its first 4 KB: UTF-16 whose first 2,048 characters have no byte 0 (a
+        # banner of box-drawing characters) was read as 8-bit text, refused as binary (sweep 28)
+        if rest and b"\x00" not in rest:
             # a UTF-16 byte-order mark before 8-bit text (a concatenation, a converter): a CR in
             # UTF-16 has a NUL in every digit, space and line end. Read as UTF-16 it was CJK, refused
             # as "no numbered rules" (sweep 24). What follows is read as unmarked: another mark is
