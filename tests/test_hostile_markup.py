@@ -933,6 +933,19 @@ def test_a_script_ended_as_a_browser_ends_it_is_no_end_for_the_parser(ended):
     assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3", "100.4"], doc.diagnostics
 
 
+@pytest.mark.parametrize("bom", [b"", b"\xff\xfe"])
+def test_a_utf16_page_holding_a_lone_surrogate_is_read_as_utf16(bom):
+    """bs4 tried UTF-16 strictly, then 8-bit codecs: the page was read as "<\\0!\\0D\\0" and refused
+    as having no rules; without a BOM, the surrogate's byte 0 on the other side made it no UTF-16
+    at all (sweep 28)."""
+    page = "<html><body><p>100.1. First \ud800 rule.</p><p>100.2. Second.</p><p>100.3. Third.</p></body></html>"
+    doc = crparse.parse(bom + page.encode("utf-16-le", "surrogatepass"), format="html")
+    assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3"]
+    assert doc.rule("100.1").text == "First \ufffd rule."
+    assert [d.message for d in doc.diagnostics if d.code == "replacement-characters"] == [
+        "1 code unit(s) that are no UTF-16-LE (a lone surrogate half, an odd byte at the end) read as U+FFFD"]
+
+
 def test_an_unclosed_script_after_letters_that_lowercase_longer_is_read_past():
     """Offsets into the page's lowercased copy were used in the page: each "İ" before the script
     (two characters lowercased) moved the page's start on, and 71 of 200 rules were lost (sweep 23)."""

@@ -63,9 +63,11 @@ def wide_encoding(sample: bytes) -> tuple[str, int] | None:
             return codec, len(bom)
     head = sample[:4096]
     odd, even = head[1::2].count(0), head[0::2].count(0)
-    if odd > len(head) // 4 and even == 0:
+    # nearly all on one side: a character U+xx00 or a lone surrogate half (U+D800) puts one on
+    # the other, and a page holding one was no UTF-16 (sweep 28)
+    if odd > len(head) // 4 and even * 50 < odd:
         return "utf-16-le", 0
-    if even > len(head) // 4 and odd == 0:
+    if even > len(head) // 4 and odd * 50 < even:
         return "utf-16-be", 0
     return None
 

@@ -207,6 +207,22 @@ def _no_guessing():
         bs4.dammit.EncodingDetector.find_declared_encoding = finder
 
 
+def _wide_replaced(raw: bytes, wide: tuple[str, int] | None) -> tuple[bytes, int]:
+    """A UTF-16 or UTF-32 page with what does not decode (a lone surrogate half) replaced, and how
+    much was: bs4 tried the codec strictly, and then 8-bit ones, and the page was read as
+    "<\\0!\\0D\\0", refused as having no rules (sweep 28)."""
+    if wide is None:
+        return raw, 0
+    codec, bom = wide
+    try:
+        raw[bom:].decode(codec)
+    except UnicodeDecodeError:
+        text = raw[bom:].decode(codec, "replace")
+        replaced = text.count("\ufffd") - raw[bom:].decode(codec, "ignore").count("\ufffd")
+        return raw[:bom] + text.encode(codec), replaced
+    return raw, 0
+
+
 def read(raw: bytes, path: str | None = None) -> Extract:
     _check_tags(raw.count(b"<"))  # before the bytes are decoded: counted again after
     from bs4 import UnicodeDammit
@@ -220,6 +236,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # decoded here (as bs4 would) to be defused before the parser sees it
             # UTF-16 without a BOM: bs4 would not know it without a detector
             wide = wide_encoding(raw[:4096]) if b"\x00" in raw[:4096] else None
+            raw, undecodable = _wide_replaced(raw, wide)
             declared, late, commented = _declarations(raw)
             wrong = _declared_wrongly(declared or late)
             # bs4 would read the page in the charset it finds itself: it is tried as browsers would
@@ -249,6 +266,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
 
     diagnostics = _warnings(caught, logged)
     read_as = (dammit.original_encoding or "utf-8").lower()
+    if undecodable:
+        diagnostics.append(Diagnostic(None, "warning", "replacement-characters",
+                                      f"{undecodable:,} code unit(s) that are no {wide[0].upper()} (a lone surrogate "
+                                      "half, an odd byte at the end) read as U+FFFD"))
     if wrong:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
                                       f"the page declares the charset {wrong[0]!r}, {wrong[1]}: read as {read_as}"))
