@@ -420,3 +420,18 @@ def test_the_plugin_collects_a_bounded_number_of_a_document_s_examples(tmp_path)
     assert run.returncode == 0, run.stdout[-2000:]
     assert f"{MAX_DOCUMENT_ITEMS} skipped" in run.stdout, run.stdout[-500:]  # "Alex is." no template reads
     assert f"50 examples past the {MAX_DOCUMENT_ITEMS:,}" in run.stdout, run.stdout[-1500:]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "missing"])
+def test_a_path_that_is_no_regular_file_is_a_one_line_usage_error(tmp_path, kind):
+    """A FIFO or a link to a device was "not found" to pytest, in two lines, though it is there
+    (sweep 28)."""
+    path = tmp_path / "doc.txt"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/null")
+    run = _plugin([f"--cr-examples={path}"], tmp_path)
+    said = {"fifo": "not a regular file (a FIFO)", "device": "not a regular file (a device)",
+            "missing": "cannot be read: No such file or directory"}[kind]
+    assert run.returncode == 4 and f"ERROR: --cr-examples: {path}: {said}" in run.stderr, run.stderr[-1000:]

@@ -53,6 +53,18 @@ def pytest_configure(config) -> None:
         # __init__.py, a conftest.py too (sweep 25). Only CR documents are given to it.
         raise pytest.UsageError(f"--cr-examples: {path} is not a directory nor a CR document "
                                 f"({', '.join(sorted(_SUFFIXES))})")
+    if path and not os.path.isdir(path):
+        # a FIFO or a device named so: pytest said "not found", in two lines, of a file that is
+        # there (sweep 28); crparse reads regular files only
+        from crparse.inputs import file_kind
+
+        try:
+            kind = file_kind(os.stat(path).st_mode)
+        except (OSError, ValueError) as err:
+            raise pytest.UsageError(f"--cr-examples: {path}: cannot be read: {getattr(err, 'strerror', None) or err}") \
+                from None
+        if kind is not None:
+            raise pytest.UsageError(f"--cr-examples: {path}: not a regular file ({kind})")
     if path:
         _configured_from_here(config, path)
         # absolute, not resolved: a PATH that is a link is collected where it is, not where its
