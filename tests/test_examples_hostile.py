@@ -221,12 +221,12 @@ def test_emit_pytest_gives_names_of_no_ascii_letter_files_of_their_own(tmp_path)
     """Every such name became test_examples_document.py: the second document's tests replaced the
     first's without a word (sweep 27)."""
     out = tmp_path / "tests"
-    for name in ("\u00e9 \u00fc.txt", "\u00f6.txt", "r\u00e8gles.txt", "r\u00e9gles.txt"):
+    for name in ("\u00e9 \u00fc.txt", "\u00f6.txt", "r\u00e8gles.txt", "r\u00e9gles.txt", "x" * 247 + ".txt"):
         (tmp_path / name).write_text(document({"801.2a": "Alex is seated to the left of Rob. Rob is in Alex's range "
                                                          "of influence."}), encoding="utf-8")
         assert run_limited(["examples", str(tmp_path / name), "--emit-pytest", str(out)]).returncode == 0
     emitted = sorted(p.name for p in out.glob("test_examples_*.py"))
-    assert len(emitted) == 4 and all(n.isascii() for n in emitted), emitted
+    assert len(emitted) == 5 and all(n.isascii() and len(n) < 120 for n in emitted), emitted
     assert sum(n.startswith("test_examples_document_") for n in emitted) == 2
     assert sum(n.startswith("test_examples_r_gles_") for n in emitted) == 2
 

@@ -90,8 +90,11 @@ def test_a_damaged_store_is_a_refusal_that_says_how_to_rebuild(store, damage):
 def test_arguments_that_are_not_text_and_usage_errors_are_one_line(store):
     env = {"LC_ALL": "C.UTF-8"}
     bad = os.fsdecode(b"\xff\xfe")
-    _one_line_refusal(run_limited(["history", bad, "--db", str(store)], env=env))
+    err = _one_line_refusal(run_limited(["history", bad, "--db", str(store)], env=env))
+    assert err == "crparse: history: the RULE given is not valid UTF-8 text\n", err
     _one_line_refusal(run_limited(["search", bad, "--db", str(store)], env=env))
+    err = _one_line_refusal(run_limited(["history", "100.1", "--at", bad, "--db", str(store)], env=env))
+    assert err == "crparse: history: the --at given is not valid UTF-8 text\n", err  # "the at given" (sweep 28)
     _one_line_refusal(run_limited(["search", "-mana", "--db", str(store)]))  # taken for an option
     _one_line_refusal(run_limited(["no-such-command"]))
 

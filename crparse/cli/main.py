@@ -140,7 +140,9 @@ def _main(argv: Sequence[str] | None) -> int:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                report(f"crparse: {args.command}: the {name.replace('_', '-')} given is not valid UTF-8 text")
+                # an option by its name, as written ("the at given" said nothing: sweep 28)
+                shown = f"--{name.replace('_', '-')}" if name in _DATE_ARGUMENTS else name.upper()
+                report(f"crparse: {args.command}: the {shown} given is not valid UTF-8 text")
                 return exits.REFUSED
             if name in _DATE_ARGUMENTS and period(value) is None:
                 report(f"crparse: {args.command}: --{name.replace('_', '-')} {quoted(value)} is not a date ({FORMS})")

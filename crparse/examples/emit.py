@@ -48,10 +48,11 @@ def write_tests(directory: Path, doc: Document, results: list[Result], date: str
     # ASCII only: a module or function name must be an identifier ("²" is a \w, not one)
     given = Path(doc.source.path or "document").stem
     stem = re.sub(r"[^0-9A-Za-z]+", "_", given).strip("_") or "document"
-    if not given.isascii():
-        # a name's letters past ASCII are lost in the module's name: each such name gets a file of
-        # its own ("é ü.txt" and "ö.txt" wrote one, and so did "règles" and "régles": sweep 27, review)
-        stem += "_" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    if not given.isascii() or len(stem) > 100:
+        # a name's letters past ASCII are lost in the module's name, and a long name is cut (one of
+        # 251 characters made a file name past the system's 255: sweep 28): each such name gets a
+        # file of its own ("é ü.txt" and "ö.txt" wrote one, and "règles" and "régles": sweep 27)
+        stem = stem[:80] + "_" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     target = directory / f"test_examples_{stem}.py"
     parts = [_HEADER.format(source=doc.source.path, date=date)]
     seen: set[str] = set()
