@@ -163,7 +163,7 @@ def test_cli_cite_check(tmp_path, capsys):
     assert f"{code / 'notes.md'}:1:20: rules 704.5j–q: no rule 704.5q in the CR of 2026-01-16" in out
     assert f"{code / 'sba.py'}:3:19: 704.5z: no rule 704.5z" in out
     assert "CR 704.5k" not in out  # it exists
-    assert "4 citations in 2 files; 2 stale" in err
+    assert "4 citations in 2 files (1 binary file(s) in the directories passed over); 2 stale" in err
     clean = tmp_path / "clean.txt"
     clean.write_text("See CR 704.5k.", encoding="utf-8")
     assert main(["cite-check", str(clean), "--cr", str(FIXTURES / "references.txt"), "--json"]) == 0
