@@ -13,6 +13,7 @@ message), written here, in tmp_path."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -384,39 +385,46 @@ def _masters(tmp_path: Path, masters: int, chapters: int) -> list[Path]:
     return [write(tmp_path, f"m{k}.rst", HEAD + ".. toctree::\n   :glob:\n\n   ch/*\n") for k in range(masters)]
 
 
+def _masters_within(tmp_path: Path, chapters: int) -> int:
+    """How many masters' whole reads of the chapters fit in the run's budget for reads again."""
+    from crparse.readers import runs
+
+    each = sum(p.stat().st_size + runs.REPEATED_READ_COST for p in sorted((tmp_path / "ch").glob("*.rst"))[:chapters])
+    return runs.MAX_REPEATED_WORK // each
+
+
 def test_documents_of_one_run_reading_the_same_files_are_bounded_in_all(tmp_path, monkeypatch):
     """K reST files in a directory without index.rst, each globbing the same M chapters, read
     K x M files from K + M: 30 x 1,200 took 21 s and 358 MB for 90 KB (sweep 26). Each document
     kept to its own budget; the run now has one for files another document read first."""
     from crparse.errors import RefusedInput
+    from crparse.limits import describe
     from crparse.readers import runs
 
     masters = _masters(tmp_path, 5, 20)
     whole = len(crparse.parse(masters[0]).rules)
-    monkeypatch.setattr(runs, "MAX_REPEATED_READS", 50)
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", 50 * runs.REPEATED_READ_COST)  # about 48 small reads
     with runs.one_run():
         assert [len(crparse.parse(m).rules) for m in masters[:3]] == [whole] * 3  # 40 reads again
         again = crparse.parse(masters[0])  # a document parsed again reads its own files again: no such read
         assert len(again.rules) == whole
         with pytest.raises(RefusedInput) as refusal:
             crparse.parse(masters[3])  # 60
-    assert "which another document of this run has read: this run has read files again 51 times, past the 50" in str(
-        refusal.value)
-    assert "ch/c0010" in str(refusal.value)
+    assert "which another document of this run has read: such reads have cost this run" in str(refusal.value)
+    assert f"past the {describe(50 * runs.REPEATED_READ_COST)} it may" in str(refusal.value)
     assert len(crparse.parse(masters[4]).rules) == whole  # outside a run, each document is on its own
 
 
 def test_the_cli_bounds_masters_reading_the_same_chapters(tmp_path):
     """The shape of sweep 26, at the CLI: one run, its repeated reads bounded."""
-    from crparse.readers.runs import MAX_REPEATED_READS
-
     _masters(tmp_path, 12, 300)  # 11 x 300 reads again: past the bound
-    assert 11 * 300 > MAX_REPEATED_READS
+    within = _masters_within(tmp_path, 300)
+    assert within < 11
     result = run_limited(["parse", *(str(p) for p in sorted(tmp_path.glob("m*.rst")))])
     assert result.ok_within_limits and result.returncode == 2, (result.seconds, result.stderr[-500:])
     lines = result.stderr.decode().splitlines()
     refused = [line for line in lines if "which another document of this run has read" in line]
-    assert len(refused) == 12 - 1 - MAX_REPEATED_READS // 300 and len(lines) == len(refused)
+    assert len(refused) == 12 - 1 - within and len(lines) == len(refused)
 
 
 def test_the_run_s_bound_holds_with_a_worker_for_each_document(tmp_path, monkeypatch):
@@ -425,7 +433,6 @@ def test_the_run_s_bound_holds_with_a_worker_for_each_document(tmp_path, monkeyp
     is shared by the run's processes."""
     from crparse.errors import CrparseError
     from crparse.parallel import parse_all
-    from crparse.readers.runs import MAX_REPEATED_READS
 
     masters = _masters(tmp_path, 12, 300)
     monkeypatch.setenv("CRPARSE_JOBS", "13")
@@ -433,7 +440,52 @@ def test_the_run_s_bound_holds_with_a_worker_for_each_document(tmp_path, monkeyp
     refused = [f for f in found if isinstance(f, CrparseError)]
     assert all("which another document of this run has read" in str(r) for r in refused)
     # in parallel, which documents read first is a race: at least those past the bound in order
-    assert 12 - 1 - MAX_REPEATED_READS // 300 <= len(refused) < 12
+    assert 12 - 1 - _masters_within(tmp_path, 300) <= len(refused) < 12
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_documents_of_one_run_reading_one_large_chapter_are_bounded_by_its_size(tmp_path, monkeypatch, linked):
+    """Reads again were counted, not their bytes: 31 documents each naming one 2.4 MB chapter
+    took 40 s; and editions whose chapters are hard links to one file were never counted (sweep 29)."""
+    from crparse.errors import RefusedInput
+    from crparse.readers import runs
+
+    chapter = HEAD + "".join(f"100.{n}. Text of rule {n}, long enough to weigh.\n\n" for n in range(4, 2004))
+    documents = []
+    for k in range(6):
+        if linked:  # editions of their own, their chapter one file
+            documents.append(write(tmp_path, f"e{k}/index.rst", "Rules\n=====\n\n.. toctree::\n\n   big\n"))
+            if k:
+                os.link(tmp_path / "e0" / "big.rst", tmp_path / f"e{k}" / "big.rst")
+            else:
+                write(tmp_path, "e0/big.rst", chapter)
+        else:
+            documents.append(write(tmp_path, f"d{k}.rst", HEAD + ".. toctree::\n\n   big\n"))
+    if not linked:
+        write(tmp_path, "big.rst", chapter)
+    size = len(chapter.encode()) + runs.REPEATED_READ_COST
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", 5 * size // 2)  # the first, and two reads again
+    with runs.one_run():
+        for document in documents[:3]:
+            crparse.parse(document)
+        with pytest.raises(RefusedInput, match="which another document of this run has read"):
+            crparse.parse(documents[3])
+
+
+def test_the_glob_work_of_a_run_is_bounded_in_all(tmp_path, monkeypatch):
+    """Each edition held to its budget for matching :glob: patterns, each of 60 documents too:
+    20 s for 25 KB (sweep 29). The run has one in all."""
+    from crparse.readers import runs
+
+    for n in range(300):
+        write(tmp_path, f"{'n' * 60}{n:04}.rst", "")
+    patterns = "".join(f"   **z{p}\n" for p in range(10))
+    docs = [write(tmp_path, f"doc{k:02}.rst", HEAD + ".. toctree::\n   :glob:\n\n" + patterns) for k in range(6)]
+    monkeypatch.setattr(runs, "MAX_GLOB_WORK", 250_000)
+    with runs.one_run():
+        said = [[d.message for d in crparse.parse(doc).diagnostics if "the most a run may" in d.message] for doc in docs]
+    assert not said[0] and said[-1], said
+    assert not [d for d in crparse.parse(docs[-1]).diagnostics if "the most a run may" in d.message]  # alone
 
 
 def test_a_run_ends_with_the_generator_that_began_it():

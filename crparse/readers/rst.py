@@ -331,13 +331,6 @@ class _Edition:
         if resolved in self.seen:
             raise _NotRead(f"{name} is already read: an edition reads each of its files once")
         self.named.add(resolved)  # read or not, said here (see unnamed)
-        again = runs.read_again(resolved, self.index)
-        if again > runs.MAX_REPEATED_READS:
-            raise RefusedInput(
-                f"its toctree entry {_cut(entry)} reads {name}, which another document of this run has read: this run "
-                f"has read files again {again:,} times, past the {runs.MAX_REPEATED_READS:,} it may (reST files whose "
-                "toctrees each read the same files): parse this one alone, or make the directory an edition (one "
-                "index.rst)")
         try:
             # from the edition's directory, no link followed on the way: one swapped in for a
             # directory after the check above was read (sweep 18)
@@ -349,6 +342,18 @@ class _Edition:
                 raise _NotRead(f"{why.reason} on a toctree file (CRPARSE_MAX_INPUT)") from None
             raise _NotRead(f"cannot read {shown}: {why.reason.removeprefix('cannot read: ')}") from None
         self.seen.add(resolved)
+        try:
+            status = os.stat(resolved)
+            identity = f"{status.st_dev}:{status.st_ino}"  # hard links are one file
+        except OSError:
+            identity = resolved
+        again = runs.read_again(identity, self.index, len(raw) + runs.REPEATED_READ_COST)
+        if again > runs.MAX_REPEATED_WORK:
+            raise RefusedInput(
+                f"its toctree entry {_cut(entry)} reads {name}, which another document of this run has read: such "
+                f"reads have cost this run {describe(again)} (their bytes, and {describe(runs.REPEATED_READ_COST)} "
+                f"each), past the {describe(runs.MAX_REPEATED_WORK)} it may (reST files whose toctrees read the same "
+                "files): parse this one alone, or make the directory an edition (one index.rst)")
         return shown, raw
 
     def nested_edition(self, directory: str) -> str | None:
@@ -384,14 +389,22 @@ class _Edition:
             # 20,000 files: 54 s, sweep 21)
             self._names = {self.relative(f).removesuffix(".rst"): f for f in self._files()}
         glob, found = GlobPattern(pattern), []
+        # the run's budget too (runs.MAX_GLOB_WORK): each of 60 documents matching to its own took 20 s
+        run_left = runs.MAX_GLOB_WORK - runs.spend(runs.GLOB, 0)
         for name, path in self._names.items():
             if glob.matches(name) and self.real(path) not in done:
                 found.append(name)
             if self.glob_work + glob.work > L.MAX_RST_GLOB_WORK:
                 self.glob_work = L.MAX_RST_GLOB_WORK + 1
+                runs.spend(runs.GLOB, glob.work)
                 raise _NotRead(f"the edition's patterns have been matched against {L.MAX_RST_GLOB_WORK:,} characters "
                                "of its file names, the limit (MAX_RST_GLOB_WORK)")
+            if glob.work > run_left:
+                runs.spend(runs.GLOB, glob.work)
+                raise _NotRead(f"the patterns of this run's documents have been matched against {runs.MAX_GLOB_WORK:,} "
+                               "characters of file names, the most a run may (crparse.readers.runs.MAX_GLOB_WORK)")
         self.glob_work += glob.work
+        runs.spend(runs.GLOB, glob.work)
         return sorted(found)
 
     def real(self, path: str) -> str | None:

@@ -4,9 +4,11 @@ in this process and in forked workers), and each reST document's toctrees read o
 Each document holds to its own budget, but documents may read the same files: K reST files in one
 directory, each with a `:glob:` toctree over the same M chapters (an edition has one index.rst;
 these have none), read K x M files from K + M on the disk (30 x 1,200: 21 s and 358 MB for 90 KB:
-sweep 26). No real input has two documents read one file, each edition reading its own chapters:
-the reads of a file another document of the run read first are counted, against
-MAX_REPEATED_READS for the whole run, and past it a document is refused.
+sweep 26), and K documents naming one large chapter read it K times (sweep 29). No real input has
+two documents read one file, each edition reading its own chapters: the reads of a file another
+document of the run read first are charged their bytes and their set-up, against
+MAX_REPEATED_WORK for the whole run, and past it a document is refused. The characters of file
+names :glob: patterns are matched against are counted for the run too (MAX_GLOB_WORK).
 
 Which document read a file first, and the count, are in an anonymous shared mapping, which the
 run's forked workers share (each kept its own, and with a worker per document nothing was ever
@@ -24,12 +26,20 @@ import mmap
 from collections.abc import Callable, Iterator
 from typing import Any
 
-# The reads of files read before in the run that a run may make: ~0.5 ms of docutils each.
-MAX_REPEATED_READS = 2_000
+# What reads of files another document of the run read first may cost the run in all: each its
+# bytes (docutils reads ~2 MB a second) and REPEATED_READ_COST for its set-up (~5 ms). K documents
+# each naming one 2.4 MB chapter cost 1.2 s each, 31 of them 40 s: a count of reads let them by
+# (sweep 29). 8 MiB: about 2,000 small reads, or 3 of a chapter that large.
+MAX_REPEATED_WORK = 8 * 2**20
+REPEATED_READ_COST = 4 * 2**10
+# The characters of file names that :glob: patterns may be matched against in a run, in all: each
+# edition holds to MAX_RST_GLOB_WORK (3,000,000), and 60 documents each at it took 20 s (sweep 29).
+MAX_GLOB_WORK = 12_000_000
 
 # The table: a slot is a file's hash and the hash of the document that read it first, 8 bytes each
-# (a hash is never 0: 0 is an empty slot); the count is in the first slot. 16 MiB of address
-# space, of which only the pages written are memory.
+# (a hash is never 0: 0 is an empty slot); the run's counters are in the first slot, at these
+# offsets. 16 MiB of address space, of which only the pages written are memory.
+REPEATED, GLOB = 0, 8
 _SLOTS = 1 << 20
 _PROBES = 64
 
@@ -60,9 +70,9 @@ class _Run:
             slot = 1 + slot % (_SLOTS - 1)
         return False  # a table that full: counted, as a run that reads so much should be
 
-    def count(self) -> int:
-        value = int.from_bytes(self.table[:8], "little") + 1
-        self.table[:8] = value.to_bytes(8, "little")
+    def spend(self, counter: int, amount: int) -> int:
+        value = int.from_bytes(self.table[counter:counter + 8], "little") + amount
+        self.table[counter:counter + 8] = value.to_bytes(8, "little")
         return value
 
 
@@ -96,12 +106,19 @@ def remembered(key, find: Callable[[], Any]) -> Any:
     return run.remembered[key]
 
 
-def read_again(real: str, by: str) -> int:
-    """Note that `real` (a file's real path) is read by a toctree of the document `by` (its real
-    path): how many times the run has read a file another document read first, this time
-    included if it is one (0 outside a run). A document parsed again (`docs` parses a release,
-    then its Sphinx build does) reads its own files again: that is no such time."""
+def read_again(file: str, by: str, cost: int) -> int:
+    """Note that `file` (a file's identity: its device and inode, so that hard links are one) is
+    read by a toctree of the document `by` (its real path), at `cost`: what reads of files
+    another document read first have cost the run, this one included if it is one (0 outside a
+    run). A document parsed again (`docs` parses a release, then its Sphinx build does) reads
+    its own files again: that is no such read."""
     run = _RUN
-    if run is None or run.first_reader(real, by):
+    if run is None or run.first_reader(file, by):
         return 0
-    return run.count()
+    return run.spend(REPEATED, cost)
+
+
+def spend(counter: int, amount: int) -> int:
+    """What the run has spent on `counter` (GLOB), `amount` included (0 outside a run)."""
+    run = _RUN
+    return 0 if run is None else run.spend(counter, amount)
