@@ -452,6 +452,24 @@ def test_docx_namespace_uri_past_the_limit_refused(tmp_path):
     assert lines == RULES
 
 
+def test_docx_namespace_declarations_past_the_limit_refused(tmp_path):
+    """One start tag declaring 250,000 namespaces of 1,000 characters (1.9 MB, 250 MB inflated)
+    peaked at 1.1 GB in lxml, which holds a tag's declarations all at once (sweep 29)."""
+    from crparse.readers.limits import MAX_XML_NAMESPACES
+
+    head, tail = document_xml(b"")
+    declarations = b"".join(b' xmlns:p%d="urn:%s"' % (n, b"u" * 900) for n in range(60_000))
+    path = tmp_path / "declared.docx"
+    path.write_bytes(docx_with(deflate_repeated(b"", 0, head.replace(b"<w:body>", b"<w:body" + declarations + b">"),
+                                                tail)))
+    result = run_limited(["parse", str(path)], memory=GiB)
+    assert refused(result, f"declares more than {MAX_XML_NAMESPACES:,} XML namespaces"), result
+    assert result.peak_mib < 300, result.peak_mib
+    # as Word declares them: read
+    few = head.replace(b"<w:body>", b"<w:body" + declarations[:declarations.index(b" xmlns:p40=")] + b">")
+    assert crparse.source_lines(docx_with(deflate_repeated(b"", 0, few, tail))) == RULES
+
+
 def test_docx_nested_past_libxml2_s_depth_says_so_in_the_user_s_words():
     """libxml2's message told the user to "use XML_PARSE_HUGE option" (sweep 17)."""
     head, tail = document_xml(b"<w:sdt>" * 300)

@@ -48,7 +48,15 @@ from crparse.errors import RefusedInput
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic
 from crparse.readers.base import Extract
-from crparse.readers.limits import CHUNK, MAX_XML_NAMESPACE_URI, Budget, max_inflated, max_xml_elements, size
+from crparse.readers.limits import (
+    CHUNK,
+    MAX_XML_NAMESPACE_URI,
+    MAX_XML_NAMESPACES,
+    Budget,
+    max_inflated,
+    max_xml_elements,
+    size,
+)
 
 _MAIN = "word/document.xml"
 # Word writes deflate, and stored members; zipfile inflates bzip2 and LZMA members without an
@@ -299,6 +307,24 @@ def _check_members(archive: zipfile.ZipFile, main: str = _MAIN) -> None:
             raise RefusedInput(f"cannot read this DOCX file: {name}: {_says(err)}") from None
 
 
+class _Declarations:
+    """The document part as lxml reads it, its namespace declarations counted on the way, before
+    lxml holds a start tag's all at once (see MAX_XML_NAMESPACES): the count is of "xmlns" in
+    the bytes, which a document's text mentions hardly ever."""
+
+    def __init__(self, member, shown: str):
+        self.member, self.shown, self.count, self.tail = member, shown, 0, b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.member.read(size)
+        self.count += (self.tail + data[:4]).count(b"xmlns") + data.count(b"xmlns")
+        self.tail = data[-4:]
+        if self.count > MAX_XML_NAMESPACES:
+            raise RefusedInput(f"cannot read this DOCX file: {self.shown} declares more than {MAX_XML_NAMESPACES:,} "
+                               "XML namespaces (Word declares a few tens): a damaged or made-up file")
+        return data
+
+
 def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str], list[Diagnostic]]:
     """The text of each paragraph the body shows, in document order, and the diagnostics that
     say what holds text and was not read."""
@@ -334,7 +360,7 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
             # No entity expansion (a billion laughs), no DTD, nothing from the network; comments
             # and processing instructions are not kept (they would pile up in the tree).
             events = etree.iterparse(
-                member, events=("end", "start-ns"), resolve_entities=False, load_dtd=False, no_network=True,
+                _Declarations(member, shown), events=("end", "start-ns"), resolve_entities=False, load_dtd=False, no_network=True,
                 huge_tree=False, remove_comments=True, remove_pis=True,
             )
             for event, element in events:

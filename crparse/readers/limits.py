@@ -55,6 +55,10 @@ MAX_INFLATED = 256 * 2**20
 MAX_PDF_STREAM = 4 * 2**20
 MAX_XML_ELEMENTS = 2_000_000
 MAX_XML_NAMESPACE_URI = 1_000
+# Namespace declarations ("xmlns") in a DOCX's document.xml: lxml holds those of a start tag all at
+# once, several times over (250,000 of 1,000 characters in one tag, 250 MB inflated from 1.9 MB,
+# peaked at 1.1 GB: sweep 29). Word declares a few tens, on the root.
+MAX_XML_NAMESPACES = 10_000
 PDF_CONTENT_FACTOR = 16  # the content limit of a PDF, in times the input limit
 PDF_OBJECT_COST = 32  # what a page object counts in it, in bytes of content
 PDF_CHAR_COST = 16  # what a character shown counts
