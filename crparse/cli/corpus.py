@@ -105,6 +105,9 @@ def run_index(args) -> int:
 
     for message in report.passed_over + report.refused:
         say(f"crparse: {message}")
+    for gone in report.gone:
+        say(f"crparse: {printable(gone)}: the stored release is no longer there, nor met elsewhere: dropped from the "
+            "store")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
     for same in report.same_date:

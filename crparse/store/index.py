@@ -49,6 +49,7 @@ class Report:
     same_date: list[str] = field(default_factory=list)  # "DATE: 2 different texts (...)": one date, several releases
     repeated: list[str] = field(default_factory=list)  # "PATH: 702.30d, ...": units after the first of their key, not stored
     moved: int = 0  # releases already stored, their path updated to where their file is now
+    gone: list[str] = field(default_factory=list)  # paths of stored releases whose text is no longer there: dropped
     aligned: int = 0  # pairs of releases aligned in this run
     lineages: int | None = None  # lineages written (None: nothing changed)
 
@@ -180,8 +181,14 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
             db.executemany("UPDATE releases SET path = ? WHERE id = ?", [(to_db_path(p), rid) for rid, p in moved.items()])
     # a release whose bytes are found at another path has moved, not gone
     replaced = sorted(changed - found_at.keys())
-    if replaced:
-        _forget(db, replaced)
+    # a release met nowhere whose file no longer holds its text (removed, replaced by a FIFO): it
+    # could not be read again to align its neighbours with, every later run failed so, and the
+    # lineage stayed half made (sweep 29). An older store's relative path is left as it is.
+    gone = sorted((rid, path) for sha, (rid, path) in stored.items()
+                  if rid not in found_at and rid not in changed and os.path.isabs(path) and not _holds(path, sha))
+    report.gone = [path for _, path in gone]
+    if replaced or gone:
+        _forget(db, replaced + [rid for rid, _ in gone])
     # Files in name order (for dated names, date order): each release is aligned with the one
     # before it while both are still parsed (the cache), not parsed again for the pairs.
     cache: dict[int, tuple[Document, list[Unit]]] = {}
