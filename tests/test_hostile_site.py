@@ -237,6 +237,22 @@ def test_an_edition_whose_directory_a_directive_cannot_carry_is_built_whole(tmp_
     assert "Wording zebra." in outs[0] and "Wording okapi." in outs[1] and "zebra" not in outs[1]
 
 
+def test_a_build_makes_no_temporary_directory_it_does_not_need(tmp_path, monkeypatch):
+    """Each build made one, which a SIGTERM left in TMPDIR (sweep 29): only a release whose name
+    a directive line cannot carry needs one."""
+    import tempfile
+
+    from crparse.cli.main import main
+    from small_releases import write_releases
+
+    made = []
+    real = tempfile.TemporaryDirectory
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", lambda *a, **k: made.append(k.get("prefix")) or real(*a, **k))
+    folder = write_releases(tmp_path / "rel", 1)
+    assert main(["docs", str(folder), "-o", str(tmp_path / "site"), "--jobs", "1"]) == 0
+    assert "crparse-docs-" not in made
+
+
 def test_a_release_read_inside_the_sphinx_build_is_read_with_docutils_lookups(tmp_path):
     """A release the build's directive reads again (a copy, for a name a directive line cannot
     carry) met Sphinx's lookups of directives and roles, which it puts in place of docutils':

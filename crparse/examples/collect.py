@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 
 from crparse.errors import CrparseError
@@ -147,7 +148,9 @@ def store_identifier(db: str | None):
     from crparse.store.db import store_path
 
     path = store_path(db or None)  # a name ending in a slash is refused, as every --db is
-    if not path.exists():
+    # lexists: a loop of links "exists" here, and connect says it is one (Path.exists said no
+    # store at all: sweep 29)
+    if not os.path.lexists(path):
         return None
 
     def identify(doc):

@@ -16,12 +16,14 @@ changed release), so an incremental build rebuilt them all anyway.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -56,7 +58,7 @@ def _safe_argument(path: str) -> bool:
     return path.isprintable() and path == path.strip() and "`" not in path
 
 
-def _carried(release: Path, src: Path, scratch: Path) -> str:
+def _carried(release: Path, src: Path, scratch: Callable[[], Path]) -> str:
     """A name for `release` that a directive line can carry, for one whose path it cannot (a
     tab, a backtick, a byte that is not UTF-8), relative to `src`: a copy of the file, outside
     the sources. A reST edition is more than its file: a copy of its index alone left its
@@ -81,6 +83,7 @@ def _carried(release: Path, src: Path, scratch: Path) -> str:
     if not _safe_argument(release.name):
         raise SiteError(f"{release!s}: a reST file with a toctree whose own name a directive cannot carry (a tab, a "
                         "backtick, a byte that is not UTF-8) cannot be built into a site: rename it")
+    scratch = scratch()
     (scratch / "edition").symlink_to(resolved(release.parent), target_is_directory=True)
     argument = os.path.relpath(os.path.join(resolved(scratch), "edition", release.name), resolved(src))
     if not _safe_argument(argument):
@@ -89,10 +92,11 @@ def _carried(release: Path, src: Path, scratch: Path) -> str:
     return argument
 
 
-def write_sources(release: Path, src: Path, p: Prepared, scratch: Path) -> list[str]:
+def write_sources(release: Path, src: Path, p: Prepared, scratch: Callable[[], Path]) -> list[str]:
     """The reST sources of a release's site in `src`; a file is rewritten only when its content
-    changes, so Sphinx rereads only what changed. `scratch`: an empty directory that lasts as
-    long as the build. Returns the docnames."""
+    changes, so Sphinx rereads only what changed. `scratch()`: an empty directory that lasts as
+    long as the build, made when asked for (a build killed by SIGTERM leaves it in TMPDIR: only
+    those of releases that need one, sweep 29). Returns the docnames."""
     src.mkdir(parents=True, exist_ok=True)
     # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
     # the ../ of the path but not where Sphinx resolves it.
@@ -165,8 +169,11 @@ def build_release(release: Path, out: Path, work: Path, *, key: str, extra_js: t
     title = f"Comprehensive Rules {p.document.effective_date or key}"
     settings = config(title, extra_js)
     settings["html_static_path"] = list(static)
-    with tempfile.TemporaryDirectory(prefix="crparse-docs-") as scratch:
-        docnames = write_sources(release, work / "src", p, Path(scratch))
+    with contextlib.ExitStack() as cleanup:
+        def scratch() -> Path:  # made only for a release that needs it (_carried), gone after the build
+            return Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="crparse-docs-")))
+
+        docnames = write_sources(release, work / "src", p, scratch)
         sphinx_build(work / "src", out, work / "doctrees", settings, what=str(release))
     replace(stamp_file, json.dumps(stamp))
     return Built(key, out, len(docnames), False, [])
