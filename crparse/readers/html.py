@@ -520,7 +520,9 @@ def _raw_text_end(name: str) -> re.Pattern:
     too, and a script ended so held the rest of the page, read as no text at all (sweep 28)."""
     parser = HTMLParser()
     parser.set_cdata_mode(name)
-    return parser.interesting
+    # ASCII case only: html.parser lowercases the name it finds, and "ſcript" (U+017F, a long s,
+    # which re.I folds to "s") is no script's end there (sweep 29)
+    return re.compile(parser.interesting.pattern, (parser.interesting.flags & ~re.UNICODE) | re.ASCII)
 
 
 def _unclosed(markup: str, name: str) -> tuple[int, int] | None:
