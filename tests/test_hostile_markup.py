@@ -924,7 +924,8 @@ def test_an_element_left_open_is_closed_where_the_page_starts_in_every_shape(pag
 @pytest.mark.parametrize("ended", ["<script>var a;</script/>", '<script>var a;</script type="x">',
                                    '<style>a{}</style x="1">', "<script>var a;</scripts>",
                                    # re.I folds these to ASCII, html.parser does not (sweep 29)
-                                   "<script>x</\u017fcript>", "<script>x</scr\u0130pt>", "<style>x</\u017ftyle>"])
+                                   "<script>x</\u017fcript>", "<script>x</scr\u0130pt>", "<style>x</\u017ftyle>",
+                                   "<noscript>x</no\u017fcript>"])
 def test_a_script_ended_as_a_browser_ends_it_is_no_end_for_the_parser(ended):
     """An end tag a browser takes (or a look-alike) was counted as closing the script, where
     Python 3.11's html.parser ends its text only at `</script>`: the rest of the page was the

@@ -535,10 +535,10 @@ def _unclosed(markup: str, name: str) -> tuple[int, int] | None:
     characters (sweep 23)."""
     if name in _RAW_TEXT:
         last = max((m.end() for m in _raw_text_end(name).finditer(markup)), default=0)
-        opened = re.compile(f"<{name}(?=[\\s/>])", re.I).search(markup, last)
+        opened = re.compile(f"<{name}(?=[\\s/>])", re.I | re.A).search(markup, last)
         return (opened.start(), 1) if opened is not None else None
     depth, outer = 0, None
-    for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", markup, re.I):
+    for tag in re.finditer(f"<(/?){name}(?=[\\s/>])", markup, re.I | re.A):  # ASCII case, as html.parser
         if tag[1]:
             depth = max(depth - 1, 0)
             continue
