@@ -450,3 +450,13 @@ def test_a_font_table_past_the_fonts_word_numbers_is_refused():
     assert "100.4" in crparse.parse(rtf(MAX_RTF_FONTS), format="rtf")
     with pytest.raises(RefusedInput, match=f"its font table holds more than {MAX_RTF_FONTS:,} fonts"):
         crparse.parse(rtf(MAX_RTF_FONTS + 1), format="rtf")
+
+
+@pytest.mark.parametrize("star", ["\\* ", "\\*", "\\*\n"])
+def test_a_star_outside_a_group_s_start_skips_nothing(star):
+    """"\\*" belongs right after a group's "{": elsewhere striprtf took it for the document group's,
+    and the rest of the document was skipped without a word (sweep 29)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("100.3.", star + "100.3.") + "{\\*\\comment not shown}}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    assert [r.number for r in doc.rules] == ["100.1", "100.2", "100.3", "100.4"]
+    assert "not shown" not in " ".join(crparse.source_lines(rtf.encode("latin-1"), format="rtf"))

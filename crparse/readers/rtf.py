@@ -80,6 +80,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     rtf, binary = _binary_data(rtf)  # on the file as it is: its offsets are the file's
     if _LONG_PARAMETER.search(rtf):
         rtf = _LONG_PARAMETER.sub(lambda m: m[1] or m[2], rtf)
+    if "\\*" in rtf:
+        rtf = _without_stray_stars(rtf)
     binary += _not_read(rtf)
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
@@ -462,6 +464,24 @@ _ASCII_DIGITS = re.compile("[0-9]*")
 MAX_FALLBACK = 8
 # \\ucN, N negative or a "-" alone too: striprtf took "\\uc-" for a \\uc with no number, int(None) (sweep 28)
 _FALLBACK = re.compile(r"(?<!\\)((?:\\\\)*+)\\uc(-[0-9]*+|[0-9]++)")
+
+
+# "\\*" marks the destination a group opens as one to skip when unknown: it belongs right after
+# the group's "{". Elsewhere striprtf took it for the document group's, and skipped the rest of
+# the document without a word (sweep 29); RTF readers pass over it.
+_STAR = re.compile(r"(\\\\)|\\\*")
+
+
+def _without_stray_stars(rtf: str) -> str:
+    def kept(match: re.Match) -> str:
+        if match[1]:
+            return match[1]
+        at = match.start() - 1
+        while at >= 0 and rtf[at] in "\r\n":  # each line break before a star once: linear
+            at -= 1
+        return match[0] if at >= 0 and rtf[at] == "{" else ""
+
+    return _STAR.sub(kept, rtf)
 
 
 def _fallbacks(rtf: str) -> tuple[str, list[Diagnostic]]:
