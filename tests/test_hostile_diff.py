@@ -35,6 +35,17 @@ def _sections(rules: list[str], sections: int = 80) -> str:
         f"{100 + s}.{j + 1}. {rules[s * per + j]}\n" for j in range(per)) for s in range(sections)) + "\n"
 
 
+def _ten_words(rng: random.Random) -> str:
+    words = ["tap", "untap", "creature", "player", "card", "mana", "spell", "the", "a", "of"]
+    body = []
+    for part in range(1, 10):
+        body.append(f"{part}. Part {part}\n")
+        for section in range(part * 100, part * 100 + 40):
+            body.append(f"{section}. Section {section}\n")
+            body += [f"{section}.{n}. " + " ".join(rng.choice(words) for _ in range(15)) + ".\n" for n in range(1, 31)]
+    return HEAD.replace("1. Game Concepts\n\n", "") + "\n".join(body) + "\n"
+
+
 def _write(tmp_path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -82,3 +93,18 @@ def test_real_size_alignments_are_complete(tmp_path):
     result = run_limited(["diff", a, b, "--json"], seconds=15)
     data = json.loads(result.stdout)
     assert data["complete"] is True and data["counts"]["added"] >= 1
+
+
+def test_a_lineage_of_unrelated_releases_ends_in_time(tmp_path):
+    """Dense groups of 60 units were matched by networkx, 0.11 s each: each step between five
+    releases of 10,800 rules of ten words took 5 s, the lineage 23 s (sweep 29)."""
+    rng = random.Random(5)
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    for month in range(1, 5):
+        text = _ten_words(rng).replace("January 1, 2020", f"{['January', 'February', 'March', 'April'][month - 1]} 1, 2020")
+        _write(folder, f"2020-{month:02d}-01.txt", text)
+    result = run_limited(["lineage", "--json", str(folder)], seconds=15)
+    assert result.ok_within_limits, (result.seconds, result.peak_mib, result.stderr[-300:])
+    assert result.returncode in (0, 1), result.stderr[-500:]
+    assert len(json.loads(result.stdout)["releases"]) == 4

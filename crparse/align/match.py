@@ -564,12 +564,12 @@ def _assign(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
     return out
 
 
-# A group of this many units at most is solved by networkx's matching in Python; a larger one by
-# scipy's Jonker-Volgenant in C, which costs ~0.7 s to import: diffs of releases have no group that
-# large (the largest, of any two releases of the corpus, has under 40), and so never pay it.
-# networkx's blossom algorithm takes the cube of a group's size: 21 groups of 400 units of two
-# unrelated releases took 1.3 s each, 18 s for a diff (sweep 28).
-SMALL_GROUP = 60
+# A group of this many candidate pairs at most is solved by networkx's matching in Python; a larger
+# one by scipy's Jonker-Volgenant in C, which costs ~0.7 s to import: diffs of releases have no
+# group that large (the largest, of any two releases of the corpus, has 49), and so never pay it.
+# networkx's blossom algorithm is slow on dense groups: 21 groups of 400 units of two unrelated
+# releases took 1.3 s each, 18 s for a diff (sweep 28), and 128 of 60 units 0.11 s each (sweep 29).
+SMALL_GROUP = 100
 
 
 # A candidate scoring this much below the best of its row and of its column is in no sensible
@@ -601,7 +601,7 @@ TINY_GROUP = 40
 def _optimal(scores: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
     if len(scores) <= TINY_GROUP:
         return _searched(scores)
-    if len({i for i, _ in scores}) + len({j for _, j in scores}) <= SMALL_GROUP:
+    if len(scores) <= SMALL_GROUP:
         import networkx as nx
 
         graph = nx.Graph()
