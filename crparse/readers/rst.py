@@ -430,7 +430,7 @@ class _Edition:
         if self._listed is None:
             # once a run for a directory: 100 reST files with :glob: toctrees beside 20,000 others
             # each listed them all again, 14 s (sweep 28)
-            listing = runs.remembered(("rst-files", str(self.directory)), lambda: [
+            listing = runs.remembered(("rst-files", str(self.directory), self.root), lambda: [
                 i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
                 if i.path.endswith(".rst")])
             self._listed = [i.path for i in listing if i.skipped is None]
