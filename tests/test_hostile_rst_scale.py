@@ -537,3 +537,24 @@ def test_a_run_resolves_a_directory_s_files_once_for_its_globbing_documents(tmp_
             crparse.parse(master)
     chapters = [r for r in resolved if "/ch/" in str(r)]
     assert len(chapters) == len(set(chapters)) == 50
+
+
+def test_a_run_resolves_an_entry_and_looks_for_editions_on_its_way_once(tmp_path, monkeypatch):
+    """Each document resolved each of its entries again, and looked for an index.rst in every
+    directory on an entry's way again: 30 documents naming one costly link 1,200 times took 30 s,
+    200 documents naming a file 1,500 directories deep 16 s (sweep 31)."""
+    from crparse.readers import rst as reader
+    from crparse.readers import runs
+
+    deep = "/".join(["a"] * 30)
+    write(tmp_path, f"{deep}/x.rst", "X\n=\n\n100.9. Deep.\n")
+    docs = [write(tmp_path, f"doc{k}.rst", HEAD + ".. toctree::\n\n" + f"   {deep}/x\n" * 3) for k in range(10)]
+    resolved, looked = [], []
+    real, holds = reader.real_path, reader._holds_edition
+    monkeypatch.setattr(reader, "real_path", lambda path: resolved.append(str(path)) or real(path))
+    monkeypatch.setattr(reader, "_holds_edition", lambda *a: looked.append(a[0]) or holds(*a))
+    with runs.one_run():
+        for doc in docs:
+            crparse.parse(doc)
+    assert len([r for r in resolved if r.endswith("x.rst")]) == 1
+    assert len(looked) == len(set(looked)) == 30

@@ -292,7 +292,12 @@ class _Edition:
         self.tried: set[str] = set()  # the files toctree entries named, as named
         self._names: dict[str, str] | None = None  # the listed files by the names a pattern matches
         self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
-        self._nested: dict[str, str | None] = {}  # a directory -> the outermost edition's directory on its way
+        # a directory -> the outermost edition's directory on its way; and an entry's path -> its real
+        # path (or why none): once a run, for all its documents (each of 200 documents naming a file
+        # 1,500 directories deep looked at them all again, 16 s; each of 30 naming one costly link
+        # 1,200 times resolved it each time, 30 s: sweep 31)
+        self._nested: dict[str, str | None] = runs.remembered(("rst-nested", self.root), dict)
+        self._resolved: dict[str, str | OSError] = runs.remembered(("rst-resolved", self.root), dict)
 
     def read(self, entry: str, base: str = "") -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names, relative to
@@ -315,7 +320,7 @@ class _Edition:
         try:
             if os.path.commonpath([self.root, os.path.normpath(os.path.join(self.root, name))]) != self.root:
                 raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
-            resolved = real_path(shown)
+            resolved = self._resolve(str(shown))
         except ValueError:  # a name the file system cannot encode
             raise _NotRead("not a usable file name") from None
         except OSError as err:  # missing, a loop of links, a chain past the kernel's 40
@@ -357,6 +362,19 @@ class _Edition:
                 f"each), past the {describe(runs.MAX_REPEATED_WORK)} it may (reST files whose toctrees read the same "
                 "files): parse this one alone, or make the directory an edition (one index.rst)")
         return shown, raw
+
+    def _resolve(self, path: str) -> str:
+        """real_path(path), once a run (an OSError too: a loop of links costs the kernel its 40 steps)."""
+        found = self._resolved.get(path)
+        if found is None:
+            try:
+                found = real_path(path)
+            except OSError as err:
+                found = err
+            self._resolved[path] = found
+        if isinstance(found, OSError):
+            raise found
+        return found
 
     def nested_edition(self, directory: str) -> str | None:
         """The outermost directory from below the edition's root down to `directory` (a real path
