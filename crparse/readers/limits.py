@@ -209,6 +209,9 @@ MAX_RST_GLOB_WORK = 3_000_000
 # Rows of a csv-table (or list-table) docutils builds in full before anything is counted: 30,000
 # rows took 12 s, 60,000 24 s. The CR's editions have no such table.
 MAX_RST_TABLE_ROWS = 5_000
+# ... and cells: a row may hold thousands, each ~2 KB of docutils' memory and ~40 us (4,000 rows of
+# 100 cells, 793 KB: 17 s and 922 MB: sweep 31).
+MAX_RST_TABLE_CELLS = 50_000
 # Headings matched with a Contents list (difflib, worse than quadratic: 2,000 of each took 52 s):
 # past this many pairs (entries x headings), the Contents is not matched (0.3 s at most; an edition
 # has ~140 x 140).

@@ -1068,13 +1068,14 @@ def _check_substitution_nodes(text: str) -> None:
                 line=text.count("\n", 0, m.start()) + 1)
 
 
-_TABLE_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+csv-table::", re.MULTILINE)
+# in any case and with spaces before "::", as docutils reads a directive's name (sweep 31)
+_TABLE_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+csv-table[ \t]*::", re.MULTILINE | re.IGNORECASE)
 
 
 def _check_tables(text: str) -> None:
     """Refuse a csv-table of more than MAX_RST_TABLE_ROWS rows (its indented lines) before docutils
     builds it: its rows are no blocks the prescan counts."""
-    rows, scanned = 0, 0
+    rows, cells, scanned = 0, 0, 0
     for m in _TABLE_DIRECTIVE.finditer(text):
         if m.start() < scanned:
             continue  # a table inside a table's content: its lines are counted already
@@ -1086,10 +1087,11 @@ def _check_tables(text: str) -> None:
             if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             rows += 1
-            if rows > L.MAX_RST_TABLE_ROWS:
-                raise RefusedInput(f"reST csv-tables of more than {L.MAX_RST_TABLE_ROWS:,} rows "
-                                   "(docutils builds each in full before reading on)",
-                                   line=text.count("\n", 0, m.start()) + 1)
+            cells += line.count(",") + 1  # a cell a comma or more, quoted or not: never fewer
+            if rows > L.MAX_RST_TABLE_ROWS or cells > L.MAX_RST_TABLE_CELLS:
+                raise RefusedInput(f"reST csv-tables of more than {L.MAX_RST_TABLE_ROWS:,} rows or "
+                                   f"{L.MAX_RST_TABLE_CELLS:,} cells (docutils builds each in full before reading on, "
+                                   "at about 2 KB of memory a cell)", line=text.count("\n", 0, m.start()) + 1)
             at = end
         scanned = at if at != -1 else len(text)
 
