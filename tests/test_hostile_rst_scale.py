@@ -530,8 +530,8 @@ def test_a_run_resolves_a_directory_s_files_once_for_its_globbing_documents(tmp_
 
     masters = _masters(tmp_path, 10, 50)
     resolved = []
-    real = reader.real_path_or_none
-    monkeypatch.setattr(reader, "real_path_or_none", lambda path: resolved.append(path) or real(path))
+    real = reader.real_path
+    monkeypatch.setattr(reader, "real_path", lambda path: resolved.append(path) or real(path))
     with runs.one_run():
         for master in masters:
             crparse.parse(master)

@@ -51,7 +51,7 @@ from pathlib import Path
 from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
-from crparse.errors import CrparseError, RefusedInput
+from crparse.errors import CrparseError, RefusedInput, quoted
 from crparse.inputs import Unread, inside, listed_at, read_regular, real_path, real_path_or_none
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
@@ -166,7 +166,7 @@ def _read(raw: bytes, path: str | None) -> Extract:
             shown = os.path.relpath(child, edition.directory)
             for entry, line, _ in inner:
                 # a refusal names the index: the line is said in the words, as the file's own
-                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {_cut(entry)} at line {line} of {shown})", None))
+                budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree entry {quoted(entry)} at line {line} of {shown})", None))
             base = posixpath.dirname(os.path.relpath(child, edition.directory).replace(os.sep, "/"))
             pending.append(_entry_files(inner, edition, diagnostics, budget, base, offset))
 
@@ -201,11 +201,6 @@ def _read(raw: bytes, path: str | None) -> Extract:
 _GLOB = re.compile(r"[*?\[]")  # Sphinx's test of a glob pattern
 
 
-def _cut(entry: str) -> str:
-    """An entry as a message shows it: its first 80 characters."""
-    return repr(entry) if len(entry) <= 80 else f"{entry[:80]!r}... ({len(entry):,} characters)"
-
-
 def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic], budget: _Budget, base: str,
                  offset: int):
     """(entry, line, name, (path, bytes)) for each file the toctree entries of a file name: an
@@ -225,11 +220,11 @@ def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic
             try:
                 names = matched = edition.matching(entry, base)
             except _NotRead as why:
-                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {_cut(entry)} not read: {why}"))
+                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {quoted(entry)} not read: {why}"))
                 continue
             if not names:
                 diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
-                                              f"toctree glob {_cut(entry)} matches no file of the edition not named before it"))
+                                              f"toctree glob {quoted(entry)} matches no file of the edition not named before it"))
                 continue
             for name in names[1:]:  # the pre-scan counted the pattern as one file
                 budget.charge("file", 1, L.RST_FILE_COST, (f" (toctree glob {entry!r}: {name})", line))
@@ -281,9 +276,6 @@ class _Edition:
         self.root = os.path.dirname(found) if found else real_path_or_none(self.directory) or os.path.abspath(self.directory)
         self.index = found or real_path_or_none(index) or os.path.abspath(index)
         self.seen = {self.index}
-        # each listed file's real path, resolved once a run: each of 30 documents globbing 20,000
-        # links resolved them all again, 18 s (sweep 30)
-        self._real: dict[str, str | None] = runs.remembered(("rst-real", str(self.directory), self.root), dict)
         self.named: set[str] = set()
         # its .rst files, as the walk names them: strings, a Path for each made 20,000 files 1,000
         # directories deep cost 20 million parts (3 s: sweep 26)
@@ -292,10 +284,11 @@ class _Edition:
         self.tried: set[str] = set()  # the files toctree entries named, as named
         self._names: dict[str, str] | None = None  # the listed files by the names a pattern matches
         self.glob_work = 0  # what the patterns have cost (GlobPattern.work), against MAX_RST_GLOB_WORK
-        # a directory -> the outermost edition's directory on its way; and an entry's path -> its real
-        # path (or why none): once a run, for all its documents (each of 200 documents naming a file
-        # 1,500 directories deep looked at them all again, 16 s; each of 30 naming one costly link
-        # 1,200 times resolved it each time, 30 s: sweep 31)
+        # a directory -> the outermost edition's directory on its way; and a path (a toctree entry's,
+        # a listed file's) -> its real path (or why none): once a run, for all its documents (each of
+        # 200 documents naming a file 1,500 directories deep looked at them all again, 16 s; each of
+        # 30 naming one costly link 1,200 times resolved it each time, 30 s: sweep 31; each of 30
+        # globbing 20,000 links resolved them all again, 18 s: sweep 30)
         self._nested: dict[str, str | None] = runs.remembered(("rst-nested", self.root), dict)
         self._resolved: dict[str, str | OSError] = runs.remembered(("rst-resolved", self.root), dict)
 
@@ -357,7 +350,7 @@ class _Edition:
         again = runs.read_again(identity, self.index, len(raw) + runs.REPEATED_READ_COST)
         if again > runs.MAX_REPEATED_WORK:
             raise RefusedInput(
-                f"its toctree entry {_cut(entry)} reads {name}, which another document of this run has read: such "
+                f"its toctree entry {quoted(entry)} reads {name}, which another document of this run has read: such "
                 f"reads have cost this run {describe(again)} (their bytes, and {describe(runs.REPEATED_READ_COST)} "
                 f"each), past the {describe(runs.MAX_REPEATED_WORK)} it may (reST files whose toctrees read the same "
                 "files): parse this one alone, or make the directory an edition (one index.rst)")
@@ -430,9 +423,10 @@ class _Edition:
     def real(self, path: str) -> str | None:
         """A listed file's real path, resolved once (a file a pattern matched was resolved again
         for each pattern, and a link can cost 90 ms: sweep 22); None where none resolves."""
-        if path not in self._real:
-            self._real[path] = real_path_or_none(path)
-        return self._real[path]
+        try:
+            return self._resolve(path)
+        except (OSError, ValueError):
+            return None
 
     def relative(self, path: str) -> str:
         """A listed file's name in the edition (posix), from the walk's name for it: a prefix cut,
