@@ -72,16 +72,21 @@ def _tree_digests(files: EditionFiles) -> dict[str, bytes]:
     for name, hashed in files:
         folder, base = os.path.split(name)
         own.setdefault(folder, []).append((base, hashed))
+        made = []
         while folder not in below:  # each directory once, up to one met before
             below[folder] = []
+            made.append(folder)
+            folder = os.path.dirname(folder)
+        # linked to their parents once all are made: a parent made by its first child stopped the
+        # way up, and a/ of an edition whose chapter is a/b/c.rst was in no digest (its change
+        # unseen), and in none of its own (a KeyError, exit 3: sweep 32)
+        for folder in made:
             parent, child = os.path.split(folder)
-            below.setdefault(parent, []).append(child)
-            own.setdefault(folder, [])
-            folder = parent
+            below[parent].append(child)
     digests: dict[str, bytes] = {}
     for folder in sorted(below, key=lambda f: f.count(os.sep) + bool(f), reverse=True):  # the deepest first
         h = hashlib.sha256()
-        for base, hashed in sorted(own[folder]):
+        for base, hashed in sorted(own.get(folder, ())):  # none: a directory of directories
             h.update(b"f" + base.encode("utf-8", "surrogateescape") + b"\0" + hashed)
         for child in sorted(below[folder]):
             h.update(b"d" + child.encode("utf-8", "surrogateescape") + b"\0" + digests[os.path.join(folder, child)])

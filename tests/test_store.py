@@ -450,3 +450,20 @@ def test_a_changed_chapter_is_seen_whatever_the_edition_s_shape(tmp_path, shape,
     chapter.write_text(chapter.read_text().replace("ALPHA", "BETA"))
     assert index(db, walked).added == walked
     assert search(db, "ALPHA") == [] and [h.keys for h in search(db, "BETA")] == [["100.1"]]
+
+
+def test_an_edition_whose_chapters_lie_below_directories_of_directories_is_indexed(tmp_path):
+    """A directory holding only directories (an edition's one chapter at a/b/c.rst) had no files
+    of its own in the fingerprint's tree: `index` and `docs` ended with a KeyError, exit 3 (sweep 32)."""
+    from crparse.fingerprint import fingerprint
+
+    edition = tmp_path / "ed"
+    (edition / "a" / "b").mkdir(parents=True)
+    (edition / "index.rst").write_text("Rules\n=====\n\nThese rules are effective as of April 1, 2020.\n\n"
+                                       ".. toctree::\n\n   a/b/c\n")
+    (edition / "a" / "b" / "c.rst").write_text("100. General\n============\n\n100.1\n-----\n\nText ALPHA.\n\n100.2\n-----\n\nMore.\n")
+    before = fingerprint(edition / "index.rst")
+    (edition / "a" / "b" / "c.rst").write_text("100. General\n============\n\n100.1\n-----\n\nText BETA.\n\n100.2\n-----\n\nMore.\n")
+    assert fingerprint(edition / "index.rst") != before
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert len(index(db, [str(edition / "index.rst")]).added) == 1
