@@ -17,6 +17,7 @@ from pathlib import Path
 
 from crparse.inputs import Unread, inputs, read_regular, resolved
 from crparse.limits import max_input
+from crparse.readers import runs
 
 # An index.rst at the top of a large tree is not walked whole: past this many files, or the
 # input limit in all, the reader refuses the edition anyway.
@@ -49,7 +50,7 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = 
     key = resolved(path.parent)
     tree = directories.get(key) if directories is not None else None
     if tree is None:
-        files = edition_files(path.parent)
+        files = edition_files(path.parent, by=resolved(path))
         trees = _tree_digests(files)
         tree = trees[""]
         if directories is not None:
@@ -101,14 +102,28 @@ def reads_its_directory(path: Path, data: bytes) -> bool:
     return _TOCTREE.search(data) is not None
 
 
-def edition_files(directory: Path) -> EditionFiles:
+def edition_files(directory: Path, by: str | None = None) -> EditionFiles:
     """The `.rst` files of an edition's directory tree (its own: by crparse's walk, a loop, not
     into other editions; Path.rglob recursed for each level, and a tree 1,100 deep below an edition
     ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256. One
-    that cannot be read counts as such (the reader says why, when it needs it)."""
+    that cannot be read counts as such (the reader says why, when it needs it). `by`: the
+    document whose tree it is, for a walk of directories another document's walked first, which
+    is charged to the run (crparse.readers.runs.list_again): raises Unread past its bound."""
     budget = max_input()
+
+    def visit(folder: str, entries: int) -> None:
+        # each of 60 documents one per level of a chain walked and read the 10,000 files below
+        # them all again, 30 s (sweep 32)
+        spent = runs.list_again(folder, "\0fingerprint\0" + (by or str(directory)), entries)
+        if spent > runs.MAX_REPEATED_LISTING:
+            raise Unread(f"its directory's tree was not walked for its fingerprint: the walks of directories another "
+                         f"document of this run walked first have met {spent:,} entries, past the "
+                         f"{runs.MAX_REPEATED_LISTING:,} a run may (crparse.readers.runs.MAX_REPEATED_LISTING; reST "
+                         "files with a toctree one below another each walk the tree below them): index it alone")
+
     # hidden files too, and files that are links: a toctree reads them (sweep 28)
-    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False, hidden=True)
+    walked = inputs([directory], editions=False, once=False, other_editions=False, record=False, hidden=True,
+                    visit=visit)
     paths = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
     files = []
     for f in sorted(itertools.islice(paths, MAX_EDITION_FILES)):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -40,7 +40,8 @@ class Input(NamedTuple):
 
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,
-           other_editions: bool = True, record: bool = True, hidden: bool = False) -> Iterator[Input]:
+           other_editions: bool = True, record: bool = True, hidden: bool = False,
+           visit: Callable[[str, int], None] | None = None) -> Iterator[Input]:
     """The files `paths` name, in order. A named path that does not exist is listed as it
     is: reading it reports the error with its name. `editions=False` lists the files of a reST
     edition one by one (for tools that read files rather than documents); `other_editions=False`
@@ -49,7 +50,9 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
     found as it was (listed_at): for a walk whose files are not read by their names (an edition's
     listing, done while the edition is read, said where its files were from a directory swapped
     since the first walk: sweep 26). `hidden`: hidden entries are walked too (what a reST
-    edition's toctree may read, which knows no hidden files).
+    edition's toctree may read, which knows no hidden files). `visit(directory, entries)` is
+    called for each directory a walk scans (its real path, how many entries it has): it may
+    raise to stop the walk (crparse.readers.runs.list_again).
 
     With `once`, a file a walk meets again under another name (a symbolic or hard link, or a
     file named and also in a directory given) is listed as skipped, naming the one that is
@@ -63,9 +66,9 @@ def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: b
         path = Path(raw)
         if _is_dir(path):
             if once:
-                yield from _once(_walk(path, editions, other_editions, record, hidden), seen)
+                yield from _once(_walk(path, editions, other_editions, record, hidden, visit), seen)
             else:
-                yield from (item for item, _, _ in _walk(path, editions, other_editions, record, hidden))
+                yield from (item for item, _, _ in _walk(path, editions, other_editions, record, hidden, visit))
         else:
             skipped, status = _special_status(path)
             if skipped is None and status is not None:
@@ -110,7 +113,8 @@ def _once(walked: Iterable[tuple[Input, tuple | None, bool]], seen: dict[tuple, 
 
 
 def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool = True,
-          hidden: bool = False) -> Iterator[tuple[Input, tuple | None, bool]]:
+          hidden: bool = False, visit: Callable[[str, int], None] | None = None,
+          ) -> Iterator[tuple[Input, tuple | None, bool]]:
     """The files under `top`, depth first in name order, by a loop rather than os.walk's
     recursion (a directory 1,000 deep ended every command with a RecursionError, exit 3, the
     files beside it unread: sweep 17). A symbolic link leading outside `top` is listed as
@@ -138,6 +142,8 @@ def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool =
         except (OSError, ValueError) as err:  # unreadable, past PATH_MAX: this directory only, not the walk
             yield Input(str(here), False, f"a directory that cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
             continue
+        if visit is not None:  # its real path: the walk goes into no link to a directory
+            visit(real_top if here == top else os.path.join(real_top, os.path.relpath(here, top)), len(entries))
         files, below, linked_files = [], [], {}  # linked_files: a link -> where it led when listed
         for entry in entries:
             path = here / entry.name

@@ -124,7 +124,25 @@ _NESTED = {
     "enumerated": lambda d: "".join("   " * i + "a. x\n\n" for i in range(d)),
     "directives": lambda d: "".join("   " * i + ".. note::\n\n" for i in range(d)) + "   " * d + "x\n",
     "one-line": lambda d: "- " * d + "x\n",
+    "grid-cell": lambda d: _grid([["- " * d + "x"]]),
 }
+
+
+def _grid(rows: list[list[str]]) -> str:
+    """A grid table of `rows` (a line each), its columns as wide as their widest cell."""
+    widths = [max(len(row[c]) for row in rows) + 2 for c in range(len(rows[0]))]
+    border = "+" + "+".join("-" * w for w in widths) + "+\n"
+    return border + "".join("|" + "|".join(f" {cell:<{w - 2}} " for cell, w in zip(row, widths)) + "|\n"
+                            for row in rows) + border + "\n"
+
+
+def test_a_grid_table_row_of_many_empty_cells_is_no_nesting(tmp_path):
+    """Each empty cell of a wrapped row (`|   |   | ... | more |`) was a line block one level
+    deeper: a table of 16 columns was refused as nested more than 16 levels (sweep 32)."""
+    columns = 3 * L.MAX_RST_NESTING
+    table = _grid([["x"] * (columns - 1) + ["long text"], [""] * (columns - 1) + ["wrapped"]])
+    tree = crparse.parse(write(tmp_path, "grid.rst", HEAD + table + "100.9\n-----\n\nAfter the table.\n"))
+    assert "100.9" in [r.number for r in tree.rules]
 
 
 @pytest.mark.parametrize("shape", sorted(_NESTED))
@@ -558,3 +576,68 @@ def test_a_run_resolves_an_entry_and_looks_for_editions_on_its_way_once(tmp_path
             crparse.parse(doc)
     assert len([r for r in resolved if r.endswith("x.rst")]) == 1
     assert len(looked) == len(set(looked)) == 30
+
+
+def _chain(tmp_path: Path, levels: int, toctree: str) -> list[Path]:
+    """A reST document at each level of a chain of directories a/a/a/..., each with `toctree`."""
+    return [write(tmp_path, "/".join(["a"] * k + ["doc.rst"]), HEAD + toctree) for k in range(levels)]
+
+
+def test_a_run_charges_listings_of_directories_another_document_listed_first(tmp_path, monkeypatch):
+    """A document's edition is its directory tree: 800 documents one per level of a chain, each
+    globbing, listed the tree below them again each (26 s), and 80 above 20,000 files 20 s
+    (sweep 32). Such listings are charged to the run; past its bound a pattern is not read, said."""
+    from crparse.readers import runs
+
+    docs = _chain(tmp_path, 6, ".. toctree::\n   :glob:\n\n   zz*\n")
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 12)  # the second lists five directories again: 30
+    with runs.one_run():
+        said = [[d.message for d in crparse.parse(doc).diagnostics if "MAX_REPEATED_LISTING" in d.message]
+                for doc in docs]
+    assert not said[0] and all(said[1:]), said
+    assert "parse this one alone" in said[1][0]
+    assert not [d for d in crparse.parse(docs[3]).diagnostics if "MAX_REPEATED_LISTING" in d.message]  # alone
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 10_000)
+    with runs.one_run():  # within the bound, each is listed in full
+        assert not [d for doc in docs for d in crparse.parse(doc).diagnostics if "MAX_REPEATED_LISTING" in d.message]
+
+
+def test_a_run_resolves_a_path_once_whatever_the_document_s_directory(tmp_path, monkeypatch):
+    """The real paths of entries were remembered for each edition root: 80 documents one per
+    level of a chain, naming the same 300 costly links below, resolved them all again (18 s:
+    sweep 32)."""
+    from crparse.readers import rst as reader
+    from crparse.readers import runs
+
+    levels = 8
+    write(tmp_path, "/".join(["a"] * levels + ["t.rst"]), "T\n=\n\n100.9. Deep.\n")
+    os.symlink("t.rst", tmp_path.joinpath(*["a"] * levels, "link.rst"))
+    docs = [write(tmp_path, "/".join(["a"] * k + ["doc.rst"]),
+                  HEAD + ".. toctree::\n\n   " + "/".join(["a"] * (levels - k) + ["link"]) + "\n") for k in range(levels)]
+    resolved = []
+    real = reader.real_path
+    monkeypatch.setattr(reader, "real_path", lambda path: resolved.append(str(path)) or real(path))
+    with runs.one_run():
+        assert all(any(r.number == "100.9" for r in crparse.parse(doc).rules) for doc in docs)
+    assert len([r for r in resolved if r.endswith("link.rst")]) == 1
+
+
+def test_a_run_names_a_directory_s_files_once_and_not_past_its_glob_budget(tmp_path, monkeypatch):
+    """Each document made the names of the files its patterns match, and did so even once the
+    run's :glob: budget was spent: 200 documents beside 100,000 files, 14 s (sweep 32)."""
+    from crparse.readers import runs
+
+    masters = _masters(tmp_path, 10, 50)
+    named = []
+    relative = rst._Edition.relative
+    monkeypatch.setattr(rst._Edition, "relative", lambda self, path: named.append(path) or relative(self, path))
+    with runs.one_run():
+        for master in masters:
+            crparse.parse(master)
+    assert len(named) == 60  # the masters and chapters once each, not for each master
+    named.clear()
+    monkeypatch.setattr(runs, "MAX_GLOB_WORK", 1)
+    with runs.one_run():
+        runs.spend(runs.GLOB, 2)
+        diagnostics = crparse.parse(masters[0]).diagnostics
+    assert not named and any("the most a run may" in d.message for d in diagnostics)

@@ -467,3 +467,28 @@ def test_an_edition_whose_chapters_lie_below_directories_of_directories_is_index
     assert fingerprint(edition / "index.rst") != before
     db = connect(tmp_path / "s.sqlite", create=True)
     assert len(index(db, [str(edition / "index.rst")]).added) == 1
+
+
+def test_fingerprints_walking_directories_another_walked_first_are_bounded_in_a_run(tmp_path, monkeypatch):
+    """Each of 60 reST files with a toctree, one per level of a chain, walked and read the 10,000
+    files below it again for its fingerprint: `index` 30 s (sweep 32). Such walks are charged to
+    the run; past its bound a release is refused, saying so."""
+    from crparse.readers import runs
+
+    docs = []
+    for k in range(5):
+        folder = tmp_path.joinpath(*["a"] * k)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "doc.rst").write_text(f"Rules {k}\n=======\n\nThese rules are effective as of April {k + 1}, 2020.\n\n"
+                                        "100. General\n\n100.1. One.\n\n100.2. Two.\n\n.. toctree::\n\n   nothing\n")
+        docs.append(str(folder / "doc.rst"))
+    docs.reverse()  # the deepest first: none is inside a tree walked before
+    db = connect(tmp_path / "s.sqlite", create=True)
+    # the second walks the deepest level again (one entry, and a directory's 4): 5; the third 6 more
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 5)
+    with runs.one_run():
+        report = index(db, docs)
+    assert len(report.added) == 2, report
+    assert all("index it alone" in line and "MAX_REPEATED_LISTING" in line for line in report.refused)
+    assert len(report.refused) == 3
+    assert len(index(db, docs).added) == 3  # outside a run, each on its own

@@ -289,8 +289,11 @@ class _Edition:
         # 200 documents naming a file 1,500 directories deep looked at them all again, 16 s; each of
         # 30 naming one costly link 1,200 times resolved it each time, 30 s: sweep 31; each of 30
         # globbing 20,000 links resolved them all again, 18 s: sweep 30)
+        # a path's real path depends on no edition: one cache for the run (kept for each root, each
+        # of 80 documents one per level of a chain resolved the same 300 costly links again, 18 s:
+        # sweep 32); the editions on a directory's way depend on the root
         self._nested: dict[str, str | None] = runs.remembered(("rst-nested", self.root), dict)
-        self._resolved: dict[str, str | OSError] = runs.remembered(("rst-resolved", self.root), dict)
+        self._resolved: dict[str, str | OSError] = runs.remembered("rst-resolved", dict)
 
     def read(self, entry: str, base: str = "") -> tuple[Path, bytes] | None:
         """The path (as the edition names it) and bytes of the file an entry names, relative to
@@ -397,13 +400,19 @@ class _Edition:
         pattern = posixpath.normpath(posixpath.join(base, pattern.removesuffix(".rst")))
         if pattern == ".." or pattern.startswith("../"):
             raise _NotRead(f"its '..' leads outside the edition's directory ({self.root})")
+        # the run's budget too (runs.MAX_GLOB_WORK): each of 60 documents matching to its own took
+        # 20 s (sweep 29); and looked at before the names are made: 200 documents past it each made
+        # them for 100,000 files, 14 s (sweep 32)
+        run_left = runs.MAX_GLOB_WORK - runs.spend(runs.GLOB, 0)
+        if run_left <= 0:
+            raise _NotRead(self._run_spent)
         done = self.seen | self.named
         if self._names is None:  # once: each pattern listed the edition again (1,200 of them over
-            # 20,000 files: 54 s, sweep 21)
-            self._names = {self.relative(f).removesuffix(".rst"): f for f in self._files()}
+            # 20,000 files: 54 s, sweep 21); and once a run for the documents of one directory
+            files = self._files()
+            self._names = runs.remembered(("rst-names", str(self.directory), self.root), lambda: {
+                self.relative(f).removesuffix(".rst"): f for f in files})
         glob, found = GlobPattern(pattern), []
-        # the run's budget too (runs.MAX_GLOB_WORK): each of 60 documents matching to its own took 20 s
-        run_left = runs.MAX_GLOB_WORK - runs.spend(runs.GLOB, 0)
         for name, path in self._names.items():
             if glob.matches(name) and self.real(path) not in done:
                 found.append(name)
@@ -414,11 +423,15 @@ class _Edition:
                                "of its file names, the limit (MAX_RST_GLOB_WORK)")
             if glob.work > run_left:
                 runs.spend(runs.GLOB, glob.work)
-                raise _NotRead(f"the patterns of this run's documents have been matched against {runs.MAX_GLOB_WORK:,} "
-                               "characters of file names, the most a run may (crparse.readers.runs.MAX_GLOB_WORK)")
+                raise _NotRead(self._run_spent)
         self.glob_work += glob.work
         runs.spend(runs.GLOB, glob.work)
         return sorted(found)
+
+    @property
+    def _run_spent(self) -> str:
+        return (f"the patterns of this run's documents have been matched against {runs.MAX_GLOB_WORK:,} characters "
+                "of file names, the most a run may (crparse.readers.runs.MAX_GLOB_WORK)")
 
     def real(self, path: str) -> str | None:
         """A listed file's real path, resolved once (a file a pattern matched was resolved again
@@ -443,9 +456,21 @@ class _Edition:
 
         if self._listed is None:
             # once a run for a directory: 100 reST files with :glob: toctrees beside 20,000 others
-            # each listed them all again, 14 s (sweep 28)
+            # each listed them all again, 14 s (sweep 28); and what a document lists of a directory
+            # another one listed first (its edition is its tree, one per level of a chain: sweep 32)
+            # is charged to the run
+            def visit(directory: str, entries: int) -> None:
+                spent = runs.list_again(directory, "\0rst\0" + self.index, entries)
+                if spent > runs.MAX_REPEATED_LISTING:
+                    raise _NotRead(
+                        f"the edition's directory was not listed: its documents' listings of directories another "
+                        f"document of this run listed first have walked {spent:,} entries, past the "
+                        f"{runs.MAX_REPEATED_LISTING:,} a run may (crparse.readers.runs.MAX_REPEATED_LISTING; reST "
+                        "files one below another each list the tree below them): parse this one alone")
+
             listing = runs.remembered(("rst-files", str(self.directory), self.root), lambda: [
-                i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False)
+                i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False,
+                                  visit=visit)
                 if i.path.endswith(".rst")])
             self._listed = [i.path for i in listing if i.skipped is None]
             # one a walk passes over (a link leading out, to a hidden directory's file, a FIFO) is
@@ -459,7 +484,12 @@ class _Edition:
         no toctree entry named: not read, and said (a chapter left out of the toctree went
         without a word, and a diff against the edition said unchanged: sweep 18)."""
         read_or_said = self.seen | self.named
-        unnamed = [f for f in self._files() if self.real(f) not in read_or_said]
+        try:
+            files = self._files()
+        except _NotRead as why:
+            return [Diagnostic(None, "warning", "rst-toctree", f"its .rst files that no toctree names were not looked "
+                               f"for: {why}")]
+        unnamed = [f for f in files if self.real(f) not in read_or_said]
         said = []
         if unnamed:
             shown = ", ".join(self.relative(f) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
@@ -574,6 +604,16 @@ def _docutils_lines(text: str, lines: list[str]):
             yield number, part.expandtabs(8) if "\t" in part else part
 
 
+def _cell_depth(cell: str) -> int:
+    """How deep the markers at the start of a grid table cell's line nest it."""
+    depth = at = 0
+    cell = cell.lstrip()
+    while (marker := _NESTED_MARKER.match(cell, at)) is not None:
+        at = marker.end()
+        depth += 1
+    return depth
+
+
 def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
     """Count what `text` would cost docutils into `budget`, refusing the edition at the line where
     it passes the budget, nests deeper than MAX_RST_NESTING, or has a paragraph of more than
@@ -628,7 +668,15 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
             stack.append(column)
         markers = at = 0
         first = ""
-        while (marker := _NESTED_MARKER.match(content, at)) is not None:
+        if content.startswith(("+-", "+=")):
+            grid = True
+        if grid and content.startswith("|"):
+            # a grid table's row: its `|` are the cells' borders, not line blocks, and each cell is
+            # a document of its own, as deep as its own markers (a row of 15 empty cells was 15
+            # levels, refused: sweep 32)
+            markers = max(map(_cell_depth, content.split("|")[1:]), default=0)
+            stack.extend(range(column + 1, column + 1 + markers))
+        while not grid and (marker := _NESTED_MARKER.match(content, at)) is not None:
             first = first or marker[0]
             at = marker.end()
             stack.append(column + at)
@@ -669,8 +717,6 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
             raise RefusedInput(
                 f"reStructuredText nested more than {max_nesting} levels deep{where}: not read (block quotes, lists, "
                 "directives: docutils recurses, and copies what is nested, at each level)", line=line_number)
-        if content.startswith(("+-", "+=")):
-            grid = True
         if _SIMPLE_TABLE_BORDER.fullmatch(content):
             if not simple:
                 simple = len(content.split())

@@ -8,7 +8,15 @@ sweep 26), and K documents naming one large chapter read it K times (sweep 29). 
 two documents read one file, each edition reading its own chapters: the reads of a file another
 document of the run read first are charged their bytes and their set-up, against
 MAX_REPEATED_WORK for the whole run, and past it a document is refused. The characters of file
-names :glob: patterns are matched against are counted for the run too (MAX_GLOB_WORK).
+names :glob: patterns are matched against are counted for the run too (MAX_GLOB_WORK), and so are
+the entries of directories that another document of the run listed first (MAX_REPEATED_LISTING):
+a document's edition is its directory tree, and K documents one per level of a chain of
+directories each listed the whole tree below it again (800 of them: 26 s; each of 60 such
+fingerprinted 10,000 files again: 30 s; sweep 32).
+
+What documents share is found once a run where it does not depend on the document (a directory's
+listing, a path's real path: `remembered`); where it does (a document's edition is its own
+directory tree), the work done again is charged to the run.
 
 Which document read a file first, and the count, are in an anonymous shared mapping, which the
 run's forked workers share (each kept its own, and with a worker per document nothing was ever
@@ -35,11 +43,17 @@ REPEATED_READ_COST = 4 * 2**10
 # The characters of file names that :glob: patterns may be matched against in a run, in all: each
 # edition holds to MAX_RST_GLOB_WORK (3,000,000), and 60 documents each at it took 20 s (sweep 29).
 MAX_GLOB_WORK = 12_000_000
+# The entries of directories that another document of the run listed first that listings may
+# walk in all (a directory counts as DIRECTORY_COST entries: its scan costs ~80 us, an entry
+# ~20 us). 100,000: about 2 s of walking again.
+MAX_REPEATED_LISTING = 100_000
+DIRECTORY_COST = 4
 
 # The table: a slot is a file's hash and the hash of the document that read it first, 8 bytes each
-# (a hash is never 0: 0 is an empty slot); the run's counters are in the first slot, at these
-# offsets. 16 MiB of address space, of which only the pages written are memory.
-REPEATED, GLOB = 0, 8
+# (a hash is never 0: 0 is an empty slot); the run's counters are in the first _FIRST slots, at
+# these offsets. 16 MiB of address space, of which only the pages written are memory.
+REPEATED, GLOB, LISTED = 0, 8, 16
+_FIRST = 2
 _SLOTS = 1 << 20
 _PROBES = 64
 
@@ -58,7 +72,7 @@ class _Run:
         """Note that document `by` reads file `real`: whether it is the first to (or the same
         document again)."""
         key, reader = _hash(real), _hash(by)
-        slot = 1 + key % (_SLOTS - 1)
+        slot = _FIRST + key % (_SLOTS - _FIRST)
         for _ in range(_PROBES):
             at = slot * 16
             found = int.from_bytes(self.table[at:at + 8], "little")
@@ -67,7 +81,7 @@ class _Run:
                 return True
             if found == key:
                 return int.from_bytes(self.table[at + 8:at + 16], "little") == reader
-            slot = 1 + slot % (_SLOTS - 1)
+            slot = _FIRST + (slot + 1 - _FIRST) % (_SLOTS - _FIRST)
         return False  # a table that full: counted, as a run that reads so much should be
 
     def spend(self, counter: int, amount: int) -> int:
@@ -116,6 +130,17 @@ def read_again(file: str, by: str, cost: int) -> int:
     if run is None or run.first_reader(file, by):
         return 0
     return run.spend(REPEATED, cost)
+
+
+def list_again(directory: str, by: str, entries: int) -> int:
+    """Note that the listing of an edition of the document `by` (its real path) scanned
+    `directory` (its real path), of `entries` entries: what listings of directories another
+    document listed first have cost the run, this one included if it is one (0 outside a run).
+    Each kind of listing (`by` says whose: a reader's, a fingerprint's) is charged apart."""
+    run = _RUN
+    if run is None or run.first_reader("\0listed\0" + directory, by):
+        return 0
+    return run.spend(LISTED, entries + DIRECTORY_COST)
 
 
 def spend(counter: int, amount: int) -> int:
