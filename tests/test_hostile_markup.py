@@ -1045,3 +1045,39 @@ def test_a_processing_instruction_of_spaces_is_checked_in_linear_time(tmp_path, 
     result = run_limited(["parse", "--json", str(path)], seconds=10)
     assert result.ok_within_limits and result.returncode == 0, (result.timed_out, result.stderr[-300:])
     assert {"100.1", "100.2"} <= {r["number"] for r in json.loads(result.stdout)["rules"]}
+
+
+@pytest.mark.parametrize("hiding, said", [
+    ('<p title="\n100.3. Rule 3.">x</p>', "attribute value(s) (a title, an alt) hold what reads as rules"),
+    ('<img alt="100.3. Rule 3." src="a.png">', "attribute value(s) (a title, an alt) hold what reads as rules"),
+    ('<p>100.3. Rule <span class="x>three, which a quote left open took, and the "x" here.</p>',
+     "attribute value(s) hold markup"),
+    ('<p>100.3. Rule <a href="#r1>three.</p><p class="y">x</p>', "attribute value(s) hold markup"),
+])
+def test_text_in_html_attributes_is_said(hiding, said):
+    """A rule in a title or an alt, and the text a quote left open made an attribute's value,
+    went without a word (sweep 32): a browser shows neither, and they are said."""
+    text = f"<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>{hiding}<p>100.9. Nine.</p></body></html>"
+    doc = crparse.parse(text.encode(), format="html")
+    assert [d.severity for d in doc.diagnostics if d.code == "html-not-text" and said in d.message] == ["warning"]
+
+
+@pytest.mark.parametrize("attributes", ['title="See rule 100.3 too"', 'onclick="if (a > b) go()"',
+                                        'style="a > b"', 'class="note wide"', 'alt="a > b"'])
+def test_html_attributes_that_only_mention_a_rule_are_not_said(attributes):
+    text = f"<html><body><p>100. General</p><p {attributes}>100.1. One.</p><p>100.2. Two.</p></body></html>"
+    doc = crparse.parse(text.encode(), format="html")
+    assert not [d for d in doc.diagnostics if "attribute value" in d.message]
+
+
+@pytest.mark.parametrize("title, warned", [
+    ('"\n100.2. Rule two.\n"', True), ('"100.2. Rule two."', True), ("'Over\nlines'", True),
+    ('"A tooltip about 100.2"', False),
+])
+@pytest.mark.parametrize("shape", ["[game](/g {title})", "![pic](/a.png {title})"])
+def test_markdown_titles_holding_rules_are_said(shape, title, warned):
+    """A rule in a link's or an image's title went without a word (sweep 32): a title is no text."""
+    text = "# 100. General\n\n100.1. These rules apply to every " + shape.format(title=title) + ".\n\n100.3. Three.\n"
+    doc = crparse.parse(text.encode(), format="markdown")
+    said = [d for d in doc.diagnostics if d.code == "markdown-not-text"]
+    assert [d.severity for d in said] == (["warning"] if warned else []), doc.diagnostics

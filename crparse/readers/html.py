@@ -310,6 +310,14 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if walk.ruby:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.ruby:,} ruby annotation(s) (<rt>) not read"))
+    if walk.attributed:
+        diagnostics.append(Diagnostic(None, "warning", "html-not-text",
+                                      f"{walk.attributed:,} attribute value(s) (a title, an alt) hold what reads as "
+                                      "rules (a rule number at a line's start), not read"))
+    if walk.quoted:
+        diagnostics.append(Diagnostic(None, "warning", "html-not-text",
+                                      f"{walk.quoted:,} attribute value(s) hold markup (< and >), not read: a quote "
+                                      "left open makes the text after it, up to the next quote, an attribute's"))
     if walk.dropped:
         diagnostics.append(
             Diagnostic(None, "info", "html-not-text", f"{walk.dropped} script, style or head element(s) skipped"))
@@ -583,6 +591,10 @@ def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
     return "".join(reversed(pieces)), [said for _, _, said, _ in sorted(ends) if said]
 
 
+# attributes whose values are text or code, where a `>` is no sign of a quote left open
+_TEXT_ATTRIBUTES = frozenset("title alt value content style placeholder label summary abbr href src action".split())
+
+
 class _Walk:
     """The text of a tree as lines: a block element starts and ends a line, a `<br>` (or a line
     break inside `<pre>`) ends one, and a run of empty lines shrinks to one blank line."""
@@ -593,6 +605,8 @@ class _Walk:
         self.swallowed: list[str] = []  # skipped elements whose text reads as the page's
         self.commented = 0  # comments (declarations, processing instructions) that hold what reads as rules
         self.ruby = 0  # ruby annotations (<rt>): bs4's get_text leaves them out, as this walk does
+        self.attributed = 0  # attribute values (a title, an alt) that hold what reads as rules
+        self.quoted = 0  # attribute values that hold markup: a quote left open swallowed the text after it
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -635,6 +649,8 @@ class _Walk:
                         self.swallowed.append(name)
                     hidden += 1
                 elif not hidden:
+                    if node.attrs:
+                        self._attributes(node.attrs)
                     if name in _BLOCKS:
                         self._end_line()
                     if name == "br":
@@ -656,6 +672,20 @@ class _Walk:
         self._end_line()
         while self.lines and not self.lines[-1]:
             self.lines.pop()
+
+    def _attributes(self, attrs: dict) -> None:
+        """Count the attribute values whose text is lost: a rule in a title or an alt, and text
+        after a quote left open (`<span class="x>every game ...</p>`: the rest of the rule went
+        into the value without a word: sweep 32). A browser shows neither."""
+        for name, value in attrs.items():
+            if not isinstance(value, str):  # class and other lists of words, split by bs4
+                value = " ".join(value)
+            # a tag's end inside a value: where `>` may be written (a script, a style, a text)
+            # only with a `<` too
+            if ">" in value and ("<" in value or not (name.startswith("on") or name in _TEXT_ATTRIBUTES)):
+                self.quoted += 1
+            elif len(value) > 4 and holds_rule(value):
+                self.attributed += 1
 
     def _text(self, text: str, keep_breaks: bool) -> None:
         anchor = self._open

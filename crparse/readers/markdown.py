@@ -26,7 +26,7 @@ import re
 from html import unescape
 
 from crparse.decode import decode
-from crparse.errors import RefusedInput
+from crparse.errors import RefusedInput, quoted
 from crparse.limits import max_paragraphs, too_many_paragraphs
 from crparse.nodes import Diagnostic, Link
 from crparse.readers.base import Extract
@@ -119,6 +119,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     span = (1, 1)
     never_closed: list[int] = []  # lines of unclosed comments, scripts or styles inside an HTML block
     hiding: list[int] = []  # lines of comments, scripts or styles that hold what reads as rules
+    titles: list[str] = []  # titles of links and images that hold text over lines or a rule
+    titled: list[int] = []  # the lines of their paragraphs
     # An ordered list item's number is markup to Markdown but a heading number to the CR
     # ("801. Limited Range of Influence Option" is a one-item list starting at 801).
     marker = ""
@@ -133,7 +135,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         if token.type == "list_item_open" and token.info:
             marker = f"{token.info}{token.markup} "
         elif token.type == "inline":
-            text, found = _inline_text(token.children or [])
+            text, found = _inline_text(token.children or [], titles)
+            titled += [span[0]] * (len(titles) - len(titled))
             text, marker = marker + text, ""
             for label, href in found:
                 links.append(Link(span[0], "link", label, href, link_to_rule(href)))
@@ -187,6 +190,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             hiding[0], "warning", "html-not-text",
             f"{len(hiding):,} HTML comment(s), script(s) or style(s) hold what reads as rules (a rule number at a "
             "line's start), not read: their lines are kept as markup residue"))
+    if titled:
+        diagnostics.append(Diagnostic(
+            titled[0], "warning", "markdown-not-text",
+            f"{len(titled):,} link or image title(s) hold what reads as rules or text over several lines (the "
+            f"first: {quoted(titles[0])}), not read: a title is no text"))
     if too_deep:
         more = ""
         if len(too_deep) > 1:
@@ -306,7 +314,10 @@ def _read_deep_as_text(md) -> list[int]:
     return deep
 
 
-def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
+def _inline_text(children, titles: list[str] | None = None) -> tuple[str, list[tuple[str, str]]]:
+    """The text and links of an inline token's children; `titles` gets the titles of its links
+    and images that hold what reads as a rule or a line break (a title is no text: a rule in one
+    went without a word, sweep 32)."""
     out: list[str] = []
     links: list[tuple[str, str]] = []
     open_link: tuple[str, int] | None = None
@@ -343,6 +354,9 @@ def _inline_text(children) -> tuple[str, list[tuple[str, str]]]:
             links.append((child.content, str(child.attrs.get("src", ""))))
         elif kind == "link_open":
             open_link = (child.attrs.get("href", ""), len(out))
+        if titles is not None and kind in ("image", "link_open") and (title := str(child.attrs.get("title") or "")) \
+                and ("\n" in title or holds_rule(title)):
+            titles.append(title)
         elif kind == "link_close" and open_link is not None:
             href, at = open_link
             links.append(("".join(out[at:]), str(href)))
