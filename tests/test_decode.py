@@ -278,3 +278,13 @@ def test_utf16_whose_first_kilobytes_hold_no_zero_byte_is_utf16():
     text = "\u2550" * 2100 + "\n100.1. First rule.\n100.2. Second.\n"
     decoded = decode(b"\xff\xfe" + text.encode("utf-16-le"))
     assert (decoded.encoding, decoded.text) == ("utf-16-le", text)
+
+
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be"])
+def test_utf32_without_a_mark_is_named_as_such(codec):
+    """UTF-32 without a byte-order mark was refused as binary data, where the same text with its
+    mark was named (sweep 32); UTF-16 without one is still read."""
+    text = "100. General\n\n100.1. These rules apply to every game.\n\n100.2. To play, each player needs a deck.\n"
+    with pytest.raises(RefusedInput, match=r"UTF-32 text \(no byte-order mark\) is not supported"):
+        decode_bytes(text.encode(codec))
+    assert decode_bytes(text.encode(codec.replace("32", "16"))).text.startswith("100. General")

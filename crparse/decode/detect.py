@@ -226,6 +226,12 @@ def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, boo
     if nuls > len(sample) // 5:
         if data.startswith(_REPLACEMENT_UTF8):
             return _mangled_utf16(data, diagnostics), "utf-16-le", False
+        # UTF-32 without a mark: two NULs in each four bytes, the same two, where UTF-16 has one
+        # (refused as binary data, where the same text with its mark was named: sweep 32)
+        quarter = len(sample) // 4
+        zeros = [sample[i::4].count(0) for i in range(4)]
+        if quarter and (min(zeros[2:]) > 0.9 * quarter or min(zeros[:2]) > 0.9 * quarter):
+            raise RefusedInput("UTF-32 text (no byte-order mark) is not supported; convert it to UTF-8")
         even = sample[0::2].count(0)
         odd = sample[1::2].count(0)
         if max(even, odd) > 0.8 * nuls and max(even, odd) > len(sample) // 4:
