@@ -215,3 +215,16 @@ def test_a_csv_table_of_too_many_cells_or_spelled_otherwise_is_refused_before_do
     text = f"Rules\n=====\n\n100.1\n-----\n\nText.\n\n{directive}\n\n{table}\n100.2\n-----\n\nMore.\n"
     with pytest.raises(RefusedInput, match="csv-tables of more than 5,000 rows or 50,000 cells"):
         crparse.parse(text.encode(), format="rst")
+
+
+def test_lineage_chains_no_more_releases_than_a_store_may_hold(tmp_path):
+    """`lineage` keeps each release's tree until the chain is made: 270 copies of a release took
+    1.2 GB, where `index` and `history` refused them by CRPARSE_MAX_RELEASES (sweep 32)."""
+    folder = write_releases(tmp_path / "releases", count=3)
+    done = subprocess.run([sys.executable, "-m", "crparse", "lineage", str(folder), "--json"], capture_output=True,
+                          text=True, cwd=ROOT, env=os.environ | {"CRPARSE_JOBS": "1", "CRPARSE_MAX_RELEASES": "2"},
+                          timeout=120)
+    assert done.returncode == 2 and not done.stdout, done
+    assert done.stderr.count("\n") == 1 and "3 documents, more than 2 releases" in done.stderr
+    assert "CRPARSE_MAX_RELEASES" in done.stderr
+    assert crparse_cli("lineage", str(folder), "--json").returncode == 0

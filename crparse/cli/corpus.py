@@ -228,6 +228,7 @@ def run_identify(args) -> int:
 def run_lineage(args) -> int:
     from crparse.errors import CommandError, CrparseError
     from crparse.inputs import inputs
+    from crparse.limits import max_releases
     from crparse.lineage import chain
     from crparse.parallel import parse_all
 
@@ -241,6 +242,11 @@ def run_lineage(args) -> int:
             report(f"crparse: {item.path}: skipped: {item.skipped}")
             if item.refused:
                 status = exits.REFUSED
+    # each release's tree is kept until the chain is made (~5x its size): as many as a store may
+    # hold, and no more (270 copies of a release: 1.2 GB; a store refused them: sweep 32)
+    if len(readable) > max_releases():
+        raise CommandError(f"lineage: {len(readable):,} documents, more than {max_releases():,} releases, the limit "
+                           "(CRPARSE_MAX_RELEASES; a corpus has about 120)")
     # One file refused is said and left out (and makes the status 2); the others still make the lineage.
     for doc in parse_all(readable):
         if isinstance(doc, CrparseError):
