@@ -125,6 +125,7 @@ _NESTED = {
     "directives": lambda d: "".join("   " * i + ".. note::\n\n" for i in range(d)) + "   " * d + "x\n",
     "one-line": lambda d: "- " * d + "x\n",
     "grid-cell": lambda d: _grid([["- " * d + "x"]]),
+    "under-a-table-border": lambda d: "+-\n   " + "- " * d + "x\n",  # a term `+-`, a list its definition
 }
 
 

@@ -676,11 +676,12 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
             # levels, refused: sweep 32)
             markers = max(map(_cell_depth, content.split("|")[1:]), default=0)
             stack.extend(range(column + 1, column + 1 + markers))
-        while not grid and (marker := _NESTED_MARKER.match(content, at)) is not None:
-            first = first or marker[0]
-            at = marker.end()
-            stack.append(column + at)
-            markers += 1
+        else:  # any other line, in a table's block or not (`+-` and an indented list under it)
+            while (marker := _NESTED_MARKER.match(content, at)) is not None:
+                first = first or marker[0]
+                at = marker.end()
+                stack.append(column + at)
+                markers += 1
         costly = _EXPLICIT.match(content) is not None
         if lists and max(lists) > column:  # the lists nested deeper are over
             lists = {c: kind for c, kind in lists.items() if c <= column}
