@@ -10,7 +10,6 @@ one release to `index`, and a chapter changed after indexing was never read agai
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import re
 from pathlib import Path
@@ -19,8 +18,9 @@ from crparse.inputs import Unread, inputs, read_regular, resolved
 from crparse.limits import max_input
 from crparse.readers import runs
 
-# An index.rst at the top of a large tree is not walked whole: past this many files, or the
-# input limit in all, the reader refuses the edition anyway.
+# The files of an edition's tree that are read to be hashed: past this many, or the input limit
+# in all, a file is known by its size, time and inode instead (each is in the fingerprint: only
+# the first 10,000 were, and a chapter changed after them was never seen: sweep 33).
 MAX_EDITION_FILES = 10_000
 
 EditionFiles = list[tuple[str, bytes]]
@@ -39,26 +39,36 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = 
     its directory's tree: the names and bytes of every `.rst` file in it. `directories` keeps the
     digests of the trees walked in a run, by real path, every directory below them included: each
     of 1,000 such files in one directory hashed all the others, 42 s (sweep 26), and each of 400
-    such files one below another its whole subtree, 12.6 s (sweep 27). Raises Unread where the
-    document itself cannot be read."""
+    such files one below another its whole subtree, 12.6 s (sweep 27). Without it, the run's own
+    (crparse.readers.runs): `index` checking 1,000 stored releases of one directory walked it
+    1,000 times (34 s: sweep 33). Raises Unread where the document itself cannot be read, and
+    Unwalked where the run's bound on walks again is spent."""
     path = Path(path)
     if data is None:
         data = read_regular(path, max_input())
     digest = hashlib.sha256(data)
     if not reads_its_directory(path, data):
         return digest.hexdigest()
+    if directories is None:
+        directories = runs.remembered("fingerprint-directories", dict)
     key = resolved(path.parent)
-    tree = directories.get(key) if directories is not None else None
+    tree = directories.get(key)
     if tree is None:
-        files = edition_files(path.parent, by=resolved(path))
+        files, linked = edition_files(path.parent, by=resolved(path), links=True)
         trees = _tree_digests(files)
         tree = trees[""]
-        if directories is not None:
-            directories[key] = tree
-            if len(files) < MAX_EDITION_FILES:  # all of them: each directory's below is whole too
-                for relative, below in trees.items():
-                    if relative:
-                        directories[key + os.sep + relative] = below
+        directories[key] = tree
+        # each directory's below is its digest too, but for those above a link: a link leads
+        # inside the top or out of the directory below, and a walk from there would pass over it
+        # (an index.rst linked to a file of the top made an edition of its directory, whose
+        # chapter the reader of a master above it reads, and its change was unseen: sweep 33)
+        tainted = {os.path.dirname(name) for name in linked}
+        for folder in list(tainted):
+            while folder and (folder := os.path.dirname(folder)) not in tainted:
+                tainted.add(folder)
+        for relative, below in trees.items():
+            if relative and relative not in tainted:
+                directories[key + os.sep + relative] = below
     digest.update(b"\0tree\0" + tree)
     return digest.hexdigest()
 
@@ -102,21 +112,32 @@ def reads_its_directory(path: Path, data: bytes) -> bool:
     return _TOCTREE.search(data) is not None
 
 
-def edition_files(directory: Path, by: str | None = None) -> EditionFiles:
+class Unwalked(Unread):
+    """A tree not walked for a fingerprint: the run's bound on walks again is spent. The
+    file may well hold what it held: a store keeps its release (sweep 33: dropped as gone)."""
+
+
+def edition_files(directory: Path, by: str | None = None, links: bool = False):
     """The `.rst` files of an edition's directory tree (its own: by crparse's walk, a loop, not
     into other editions; Path.rglob recursed for each level, and a tree 1,100 deep below an edition
     ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256. One
     that cannot be read counts as such (the reader says why, when it needs it). `by`: the
     document whose tree it is, for a walk of directories another document's walked first, which
-    is charged to the run (crparse.readers.runs.list_again): raises Unread past its bound."""
+    is charged to the run (crparse.readers.runs.list_again): raises Unwalked past its bound.
+    With `links`, also the names of those files that are symbolic links, and of the index.rst
+    met that are (whether their directory is an edition depends on where they lead)."""
     budget = max_input()
+    real_top = resolved(directory)
+    linked: list[str] = []
 
     def visit(folder: str, entries: int) -> None:
+        if links and os.path.islink(os.path.join(folder, "index.rst")):  # an edition, or not, by where it leads
+            linked.append(os.path.join(os.path.relpath(folder, real_top), "index.rst"))
         # each of 60 documents one per level of a chain walked and read the 10,000 files below
         # them all again, 30 s (sweep 32)
         spent = runs.list_again(folder, "\0fingerprint\0" + (by or str(directory)), entries)
         if spent > runs.MAX_REPEATED_LISTING:
-            raise Unread(f"its directory's tree was not walked for its fingerprint: the walks of directories another "
+            raise Unwalked(f"its directory's tree was not walked for its fingerprint: the walks of directories another "
                          f"document of this run walked first have met {spent:,} entries, past the "
                          f"{runs.MAX_REPEATED_LISTING:,} a run may (crparse.readers.runs.MAX_REPEATED_LISTING; reST "
                          "files with a toctree one below another each walk the tree below them): index it alone")
@@ -124,10 +145,17 @@ def edition_files(directory: Path, by: str | None = None) -> EditionFiles:
     # hidden files too, and files that are links: a toctree reads them (sweep 28)
     walked = inputs([directory], editions=False, once=False, other_editions=False, record=False, hidden=True,
                     visit=visit)
-    paths = (Path(i.path) for i in walked if i.skipped is None and i.path.endswith(".rst"))
+    top = str(directory)
+    prefix = "" if top == "." else top if top.endswith("/") else top + "/"
+    paths = sorted(i.path for i in walked if i.skipped is None and i.path.endswith(".rst"))
     files = []
-    for f in sorted(itertools.islice(paths, MAX_EDITION_FILES)):
-        name = str(f.relative_to(directory))
+    for n, f in enumerate(paths):
+        name = f[len(prefix):] if f.startswith(prefix) else os.path.relpath(f, top)
+        if links and os.path.islink(f):
+            linked.append(name)
+        if n >= MAX_EDITION_FILES:
+            files.append((name, b"\0unread" + _signature(f)))
+            continue
         try:
             part = read_regular(f, max(budget, 0))
         except Unread as why:
@@ -137,10 +165,10 @@ def edition_files(directory: Path, by: str | None = None) -> EditionFiles:
             continue
         budget -= len(part)
         files.append((name, hashlib.sha256(part).digest()))
-    return files
+    return (files, linked) if links else files
 
 
-def _signature(path: Path) -> bytes:
+def _signature(path: str | os.PathLike) -> bytes:
     try:
         status = os.stat(path)
     except (OSError, ValueError):

@@ -492,3 +492,94 @@ def test_fingerprints_walking_directories_another_walked_first_are_bounded_in_a_
     assert all("index it alone" in line and "MAX_REPEATED_LISTING" in line for line in report.refused)
     assert len(report.refused) == 3
     assert len(index(db, docs).added) == 3  # outside a run, each on its own
+
+
+def _dated(folder: Path, name: str, day: int, toctree: str = "   nothing\n") -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(f"Rules {day}\n========\n\nThese rules are effective as of April {day}, 2020.\n\n"
+                               f"100. General\n\n100.1. One {day}.\n\n100.2. Two.\n\n.. toctree::\n\n{toctree}")
+    return str(folder / name)
+
+
+def test_stored_releases_of_one_directory_are_checked_with_one_walk_of_it(tmp_path, monkeypatch):
+    """`index` of another directory checked each stored release with a walk of its directory
+    of its own: 1,000 releases beside 50,000 hidden files, 34 s (sweep 33)."""
+    import crparse.fingerprint
+    from crparse.readers import runs
+
+    releases = [_dated(tmp_path / "rel", f"r{k}.rst", k + 1) for k in range(6)]
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert len(index(db, releases).added) == 6
+    other = _dated(tmp_path / "other", "o.rst", 20)
+    walks = []
+    walk = crparse.fingerprint.edition_files
+    monkeypatch.setattr(crparse.fingerprint, "edition_files", lambda d, **k: walks.append(str(d)) or walk(d, **k))
+    with runs.one_run():
+        report = index(db, [other])
+    assert report.added == [other] and not report.gone
+    assert sorted(walks) == [str(tmp_path / "other"), str(tmp_path / "rel")]
+
+
+def test_a_stored_release_that_cannot_be_checked_in_a_run_is_kept(tmp_path, monkeypatch):
+    """Past the run's bound on walks again, a stored release's fingerprint is not made: it was
+    taken for gone, and 400 unchanged releases were dropped from the store (sweep 33)."""
+    from crparse.readers import runs
+
+    levels = [_dated(tmp_path.joinpath(*["a"] * k), "doc.rst", k + 1) for k in range(5)]
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert len(index(db, levels).added) == 5
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 0)  # any walk again is past it
+    other = _dated(tmp_path / "other", "o.rst", 20)
+    with runs.one_run():  # stored the deepest first (by name): each walk above walks those below again
+        report = index(db, [other])
+    assert not report.gone and db.execute("SELECT count(*) FROM releases").fetchone() == (6,)
+
+
+def crparse_fingerprint():
+    import crparse.fingerprint
+
+    return crparse.fingerprint
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_chapter_past_the_files_a_fingerprint_reads_is_seen_changed(tmp_path, monkeypatch, hidden):
+    """Only the first 10,000 .rst files of an edition's tree counted (hidden ones among them): a
+    chapter changed after them was never seen by `index` (sweep 33)."""
+    monkeypatch.setattr(crparse_fingerprint(), "MAX_EDITION_FILES", 3)
+    edition = tmp_path / "ed"
+    for k in range(5):
+        (edition / (".cache" if hidden else "a")).mkdir(parents=True, exist_ok=True)
+        (edition / (".cache" if hidden else "a") / f"c{k}.rst").write_text("x\n")
+    master = _dated(edition, "index.rst", 1, "   zz/z\n")
+    (edition / "zz").mkdir()
+    (edition / "zz" / "z.rst").write_text("101. Z\n------\n\n101.1. OLDTEXT.\n")
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert len(index(db, [master]).added) == 1
+    (edition / "zz" / "z.rst").write_text("101. Z\n------\n\n101.1. NEWTEXT, longer.\n")
+    assert index(db, [master]).added == [master]
+    assert [h.keys for h in search(db, "NEWTEXT")] == [["101.1"]]
+
+
+def test_a_fingerprint_is_the_same_whatever_else_the_run_holds(tmp_path):
+    """A directory's digest kept from the walk of a tree above it left out a directory that walk
+    took for another edition (its index.rst a link to a file of the top), whose chapter the
+    master of the directory reads: its change was unseen by `index` of the top (sweep 33)."""
+    from crparse.readers import runs
+
+    fingerprint = crparse_fingerprint().fingerprint
+    top = tmp_path / "top"
+    _dated(top, "master0.rst", 1, "   y\n")
+    (top / "y.rst").write_text("200. Y\n------\n\n200.1. Why.\n")
+    sub = _dated(top / "sub", "master.rst", 2, "   deeper/ch\n")
+    (top / "sub" / "deeper").mkdir()
+    (top / "sub" / "deeper" / "index.rst").symlink_to("../../y.rst")
+    (top / "sub" / "deeper" / "ch.rst").write_text("301. Deep\n---------\n\n301.1. OLDTEXT.\n")
+    alone = fingerprint(sub)
+    with runs.one_run():
+        fingerprint(top / "master0.rst")
+        assert fingerprint(sub) == alone
+    db = connect(tmp_path / "s.sqlite", create=True)
+    masters = [str(top / "master0.rst"), sub]
+    assert len(index(db, masters).added) == 2
+    (top / "sub" / "deeper" / "ch.rst").write_text("301. Deep\n---------\n\n301.1. NEWTEXT, longer.\n")
+    assert index(db, masters).added == [sub]

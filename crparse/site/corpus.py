@@ -140,7 +140,6 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
     refused = 0
     found: list[tuple[Path, str]] = []
     first: dict[str, Path] = {}  # sha256 -> the input it was first read from
-    directories: dict = {}  # the .rst files of each directory a reST file with a toctree is in, hashed once
     for item in _inputs(paths, out, skipped):
         if item.skipped is not None:
             skipped.append(f"{item.path}: {item.skipped}")
@@ -148,7 +147,7 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
             continue
         path = Path(item.path)
         try:
-            sha = fingerprint(path, directories)
+            sha = fingerprint(path)  # each edition's directory hashed once a run (crparse.fingerprint)
         except CrparseError as why:
             skipped.append(str(why.located(str(path))))
             refused += 1
