@@ -203,6 +203,11 @@ def listed_at(path: str | os.PathLike) -> str | None:
     return _WALKED.get(os.fspath(path))
 
 
+def listed_as_link(path: str | os.PathLike) -> bool:
+    """Whether a walk listed `path` as a symbolic link (listed_at: where it led)."""
+    return os.fspath(path) in _WALKED_LINKS
+
+
 def _is_dir(path: Path) -> bool:
     """Path.is_dir, but a name too long for the system (ENAMETOOLONG, which pathlib does not
     swallow) is no directory: reading it then says why."""

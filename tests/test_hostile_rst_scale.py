@@ -642,3 +642,20 @@ def test_a_run_names_a_directory_s_files_once_and_not_past_its_glob_budget(tmp_p
         runs.spend(runs.GLOB, 2)
         diagnostics = crparse.parse(masters[0]).diagnostics
     assert not named and any("the most a run may" in d.message for d in diagnostics)
+
+
+def test_an_index_that_is_a_link_to_another_edition_s_makes_an_edition_of_its_own_directory(tmp_path):
+    """E2/index.rst, a link to ../E1/index.rst: the walk said where the link led, E1, and E2's own
+    chapter was refused as a link leading outside the edition, and said unnamed (sweep 33)."""
+    import json
+
+    write(tmp_path, "E1/index.rst", "Rules\n=====\n\n.. toctree::\n\n   ch\n\n" + HEAD)
+    write(tmp_path, "E1/ch.rst", "101. Ch\n-------\n\n101.1. E1 chapter.\n")
+    write(tmp_path, "E2/ch.rst", "101. Ch\n-------\n\n101.1. E2 chapter.\n")
+    (tmp_path / "E2" / "index.rst").symlink_to("../E1/index.rst")
+    result = run_limited(["parse", "--json", str(tmp_path)])
+    assert result.returncode == 0, result.stderr[-500:]
+    docs = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    e2 = next(d for d in docs if d["source"]["path"].endswith("E2/index.rst"))
+    assert "E2 chapter." in json.dumps(e2) and "E1 chapter." not in json.dumps(e2)
+    assert not [d for d in e2["diagnostics"] if d["code"] == "rst-toctree"], e2["diagnostics"]

@@ -52,7 +52,7 @@ from crparse import shapes as S
 from crparse.decode import decode
 from crparse.decode.invisible import visible_start
 from crparse.errors import CrparseError, RefusedInput, quoted
-from crparse.inputs import Unread, inside, listed_at, read_regular, real_path, real_path_or_none
+from crparse.inputs import Unread, inside, listed_as_link, listed_at, read_regular, real_path, real_path_or_none
 from crparse.limits import describe, max_input
 from crparse.nodes import Diagnostic, Link, SourceFile
 from crparse.readers import limits as L
@@ -269,11 +269,15 @@ class _Edition:
 
     def __init__(self, index: str):
         self.directory = Path(index).parent
+        self._given = str(Path(index))
         # where a walk found the index, if one listed it: the directory swapped for a link leading
         # out while the index was parsed made the outside the edition, and its files were read
         # under the edition's names (sweep 26)
         found = listed_at(index)
-        self.root = os.path.dirname(found) if found else real_path_or_none(self.directory) or os.path.abspath(self.directory)
+        # an index.rst that is a link: the edition is the link's directory, not where it leads
+        # (another edition's: this one's own chapters were refused as links leading out: sweep 33)
+        here = found if found and not listed_as_link(index) else None
+        self.root = os.path.dirname(here) if here else real_path_or_none(self.directory) or os.path.abspath(self.directory)
         self.index = found or real_path_or_none(index) or os.path.abspath(index)
         self.seen = {self.index}
         self.named: set[str] = set()
@@ -495,7 +499,8 @@ class _Edition:
             shown = ", ".join(self.relative(f) for f in unnamed[:5]) + (", ..." if len(unnamed) > 5 else "")
             said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(unnamed)} .rst file(s) of the edition's "
                                    f"directory that no toctree names, not read: {shown}"))
-        passed_over = [(f, why) for f, why in self._passed_over if f not in self.tried]  # else said already
+        # else said already; the index itself, a link leading out, is read: it is the document
+        passed_over = [(f, why) for f, why in self._passed_over if f not in self.tried and f != self._given]
         if passed_over:
             shown = "; ".join(f"{self.relative(f)} ({why})" for f, why in passed_over[:5])
             said.append(Diagnostic(None, "warning", "rst-toctree", f"{len(passed_over)} .rst file(s) of the "
