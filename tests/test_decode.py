@@ -288,3 +288,25 @@ def test_utf32_without_a_mark_is_named_as_such(codec):
     with pytest.raises(RefusedInput, match=r"UTF-32 text \(no byte-order mark\) is not supported"):
         decode_bytes(text.encode(codec))
     assert decode_bytes(text.encode(codec.replace("32", "16"))).text.startswith("100. General")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_of_cjk_text_without_a_mark_is_read(codec):
+    """UTF-16 without a byte-order mark was read when its text was ASCII, but refused as binary
+    data once it held CJK text, whose NULs fall on both sides (sweep 33)."""
+    text = "100. General\n\n100.1. One.\n\n100.2. Two.\n" + "\u4e2d\u6587" * 1000 + "\n"
+    decoded = decode_bytes(text.encode(codec))
+    assert decoded.text.startswith("100. General") and "\u4e2d\u6587" in decoded.text
+    with pytest.raises(RefusedInput, match="binary data"):
+        decode_bytes(b"100. General\n\n100.1. One\x00 two.\n")
+
+
+def test_text_padded_with_nuls_is_no_utf32():
+    with pytest.raises(RefusedInput, match="binary data"):
+        decode_bytes(b"see rule 999.9\n" * 20 + b"\0" * 8192)
+
+
+def test_text_with_a_stray_nul_before_a_line_end_is_no_utf16():
+    """Its one "\\0\\n" decodes to a line end in UTF-16-BE, and its other line ends to ideographs."""
+    with pytest.raises(RefusedInput, match="binary data"):
+        decode_bytes(b"// CR 999.9z\n" * 50 + b"int x;\0\n")

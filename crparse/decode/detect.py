@@ -230,13 +230,19 @@ def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, boo
         # (refused as binary data, where the same text with its mark was named: sweep 32)
         quarter = len(sample) // 4
         zeros = [sample[i::4].count(0) for i in range(4)]
-        if quarter and (min(zeros[2:]) > 0.9 * quarter or min(zeros[:2]) > 0.9 * quarter):
+        # (and characters on the other side: runs of NULs, padding, are no text)
+        if quarter and ((min(zeros[2:]) > 0.9 * quarter and zeros[0] < quarter // 2)
+                        or (min(zeros[:2]) > 0.9 * quarter and zeros[3] < quarter // 2)):
             raise RefusedInput("UTF-32 text (no byte-order mark) is not supported; convert it to UTF-8")
         even = sample[0::2].count(0)
         odd = sample[1::2].count(0)
         if max(even, odd) > 0.8 * nuls and max(even, odd) > len(sample) // 4:
             codec = "utf-16-be" if even > odd else "utf-16-le"
             return _utf16(data, codec, diagnostics), codec, False
+    if nuls and (codec := _utf16_by_lines(sample)) is not None:
+        # CJK text has its NULs on both sides (the digits' and the ideographs'): taken for binary
+        # data (sweep 33); it is UTF-16 where one byte order decodes to lines of text
+        return _utf16(data, codec, diagnostics), codec, False
     if nuls or _many_controls(sample):
         offset = _first_control_offset(data)
         raise RefusedInput(
@@ -247,6 +253,24 @@ def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, boo
     if _nel_ended(data):
         return _with_nel(data, lambda stood_in: _strict_or_mixed(stood_in, diagnostics, None, bom=False))
     return _strict_or_mixed(data, diagnostics, None, bom=False)
+
+
+def _utf16_by_lines(sample: bytes) -> str | None:
+    """The UTF-16 byte order in which `sample` (no byte-order mark) decodes to text of lines: line
+    ends, and no other control characters but tabs; None if neither does."""
+    sample = sample[: len(sample) & ~1]
+    # most of the bytes 0x0A and 0x0D are line ends in it (8-bit text with a stray "\0\n" has one
+    # such pair, its other line ends read as ideographs)
+    ends = sample.count(b"\n") + sample.count(b"\r")
+    for codec in ("utf-16-le", "utf-16-be"):
+        text = sample.decode(codec, "replace")
+        breaks = text.count("\n") + text.count("\r")
+        if breaks and 2 * breaks >= ends and not _OTHER_CONTROLS.search(text) and text.count("\ufffd") <= 1:
+            return codec
+    return None
+
+
+_OTHER_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _nel_ended(data: bytes) -> bool:
