@@ -284,6 +284,18 @@ def test_docx_reads_tracked_changes_as_accepted():
     assert "100.5" not in doc and "deleted row" not in "\n".join(crparse.source_lines(docx_body(body)))
 
 
+def test_docx_hidden_text_is_not_read_into_rules():
+    """A run's hidden text (w:vanish), which Word does not show, was read into the rules without
+    a word, as RTF's \\v was before (sweep 33); a run whose w:vanish is turned off is shown."""
+    hidden = "<w:r><w:rPr><w:b/><w:vanish/></w:rPr><w:t xml:space='preserve'>HIDDEN 100.9. hidden </w:t></w:r>"
+    shown = "<w:r><w:rPr><w:vanish w:val='0'/></w:rPr><w:t xml:space='preserve'>shown </w:t></w:r>"
+    body = f"<w:p>{run('100.3. Each player ')}{hidden}{shown}{run('draws.')}</w:p>"
+    doc = crparse.parse(docx_body(body))
+    assert doc.rule("100.3").text == "Each player shown draws." and "100.9" not in doc
+    assert [(d.severity, d.message) for d in doc.diagnostics if d.code == "docx-not-read"] == [
+        ("info", "21 characters of hidden text (w:vanish) not read, as Word shows none")]
+
+
 def test_docx_text_not_read_is_reported():
     """What holds text and is not read says so: never a silent loss."""
     box = f"<w:r><w:drawing><w:txbxContent><w:p>{run('boxed')}</w:p></w:txbxContent></w:drawing></w:r>"

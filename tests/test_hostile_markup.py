@@ -1081,3 +1081,18 @@ def test_markdown_titles_holding_rules_are_said(shape, title, warned):
     doc = crparse.parse(text.encode(), format="markdown")
     said = [d for d in doc.diagnostics if d.code == "markdown-not-text"]
     assert [d.severity for d in said] == (["warning"] if warned else []), doc.diagnostics
+
+
+@pytest.mark.parametrize("hiding", ['<p hidden>100.3. HIDDEN rule.</p>', '<p style="color:red; DISPLAY: none">100.3. HIDDEN.</p>',
+                                    '<div style="visibility:hidden"><p>100.3. HIDDEN <b>rule</b>.</p></div>',
+                                    '<section hidden><script>x</script><p>100.3. HIDDEN.</p></section>'])
+def test_html_elements_hidden_by_their_attributes_are_not_read_into_rules(hiding):
+    """`<p hidden>` and `style="display:none"` paragraphs, which a browser does not show, were read
+    as rules with no word (sweep 33), as RTF's \\v and DOCX's w:vanish were."""
+    text = f"<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>{hiding}<p>100.4. Four.</p></body></html>"
+    doc = crparse.parse(text.encode(), format="html")
+    assert "100.3" not in doc and doc.rule("100.4").text == "Four." and "HIDDEN" not in doc.rule("100.2").text
+    assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["info"]
+    shown = crparse.parse(text.replace(" hidden", "").replace("none", "block").replace("hidden\"", "visible\"").encode(),
+                          format="html")
+    assert "100.3" in shown

@@ -93,8 +93,11 @@ _FIELDS_OUTSIDE = frozenset(("INCLUDETEXT", "INCLUDE", "LINK", "DDE", "DDEAUTO",
 _FLD_CHAR, _INSTR_TEXT, _FLD_SIMPLE = (_W + t for t in ("fldChar", "instrText", "fldSimple"))
 _FLD_CHAR_TYPE, _INSTR = _W + "fldCharType", _W + "instr"
 # What an element is to the loop below, looked up once for each element.
-_TEXT, _PARAGRAPH, _WRAPPER, _DELETION, _MATH, _NOTE, _THE_BODY, _FIELD = range(8)
-_ROLES = {_T: _TEXT, _BR: _TEXT, **dict.fromkeys(_RUN_CHARS, _TEXT), _P: _PARAGRAPH,
+_TEXT, _PARAGRAPH, _WRAPPER, _DELETION, _MATH, _NOTE, _THE_BODY, _FIELD, _VANISHED, _RUN = range(10)
+# A run's hidden text (its properties' w:vanish): Word shows none, as RTF's \v (sweep 33: read
+# into the rules). Set by the run's own properties only, not by a style.
+_VANISH, _VAL = _W + "vanish", _W + "val"
+_ROLES = {_T: _TEXT, _BR: _TEXT, **dict.fromkeys(_RUN_CHARS, _TEXT), _P: _PARAGRAPH, _VANISH: _VANISHED, _R: _RUN,
           **dict.fromkeys(_INLINE | _BLOCK, _WRAPPER), **dict.fromkeys(_GONE, _DELETION), _M_T: _MATH,
           **dict.fromkeys(_ELSEWHERE, _NOTE), **dict.fromkeys(_OUTSIDE, _NOTE), _BODY: _THE_BODY,
           _FLD_CHAR: _FIELD, _INSTR_TEXT: _FIELD}
@@ -350,6 +353,8 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
     elsewhere: Counter = Counter()  # notes, comments, ... by kind
     outside: Counter = Counter()  # subdocuments, fields showing other files' text, by kind
     fields: list = []  # the start of the code of each complex field open, inner last
+    vanished: set = set()  # open runs whose text is hidden
+    hidden = 0  # the characters of their text
     body = False
     tails: dict = {}  # an open w:t -> the text after each of its children read and dropped
     count = 0
@@ -396,6 +401,8 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
                         where = holder if holder.tag == _P else _where(holder, inline, True)
                     if where is _DELETED or not piece:
                         pass
+                    elif vanished and parent in vanished:
+                        hidden += len(piece)
                     elif type(where) is str:
                         unread[where] += len(piece)
                     else:
@@ -406,6 +413,13 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
                                 f"cannot read this DOCX file: its text passes the {size(text_limit)} input limit: "
                                 "raise it with CRPARSE_MAX_INPUT if the file is genuine"
                             )
+                elif role == _VANISHED:
+                    owner = parent.getparent() if parent.tag == _RPR else None
+                    if owner is not None and owner.tag == _R and element.get(_VAL, "1") not in ("0", "false", "off"):
+                        vanished.add(owner)
+                elif role == _RUN:
+                    if vanished:
+                        vanished.discard(element)
                 elif role == _PARAGRAPH:
                     pieces = pending.pop(element, None)
                     text = "".join(pieces) if pieces else ""
@@ -491,7 +505,11 @@ def _body_texts(archive: zipfile.ZipFile, main: str = _MAIN) -> tuple[list[str],
         raise RefusedInput(f"cannot read this DOCX file: {shown} has no document body (w:document/w:body)")
     if carry:
         texts.append(carry)
-    return texts, _not_read(unread, elsewhere, outside)
+    said = _not_read(unread, elsewhere, outside)
+    if hidden:
+        said.append(Diagnostic(None, "info", "docx-not-read",
+                               f"{hidden:,} characters of hidden text (w:vanish) not read, as Word shows none"))
+    return texts, said
 
 
 def _where(x, memo: dict, runs: bool):

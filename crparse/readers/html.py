@@ -36,6 +36,7 @@ _BLOCKS = frozenset(
 )
 _NOT_TEXT = frozenset(("script", "style", "head", "noscript", "template", "svg"))
 _CLOSE = object()  # stack entry: the element under it on the stack has ended
+_CLOSE_CONCEALED = object()  # the same, of an element hidden by its attributes
 
 
 # Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s (240,000, 11 s). A CR page has
@@ -310,6 +311,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     if walk.ruby:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.ruby:,} ruby annotation(s) (<rt>) not read"))
+    if walk.concealed:
+        diagnostics.append(Diagnostic(None, "info", "html-not-text",
+                                      f"{walk.concealed:,} element(s) hidden by their attributes (hidden, display:none, "
+                                      "visibility:hidden) not read, as a browser shows none"))
     if walk.attributed:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.attributed:,} attribute value(s) (a title, an alt) hold what reads as "
@@ -591,6 +596,17 @@ def _closed_where_the_page_starts(markup: str) -> tuple[str, list[str]]:
     return "".join(reversed(pieces)), [said for _, _, said, _ in sorted(ends) if said]
 
 
+_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _concealed(attrs: dict) -> bool:
+    """Whether an element's attributes hide it (and all in it) from a reader of the page."""
+    if "hidden" in attrs:
+        return True
+    style = attrs.get("style")
+    return isinstance(style, str) and ":" in style and _HIDING_STYLE.search(style) is not None
+
+
 # attributes whose values are text or code, where a `>` is no sign of a quote left open
 _TEXT_ATTRIBUTES = frozenset("title alt value content style placeholder label summary abbr href src action".split())
 
@@ -607,6 +623,7 @@ class _Walk:
         self.ruby = 0  # ruby annotations (<rt>): bs4's get_text leaves them out, as this walk does
         self.attributed = 0  # attribute values (a title, an alt) that hold what reads as rules
         self.quoted = 0  # attribute values that hold markup: a quote left open swallowed the text after it
+        self.concealed = 0  # elements hidden by their attributes (hidden, display:none): a browser shows none
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -627,6 +644,10 @@ class _Walk:
         stack: list = [root]
         while stack:
             node = stack.pop()
+            if node is _CLOSE_CONCEALED:
+                stack.pop()
+                hidden -= 1
+                continue
             if node is _CLOSE:
                 tag = stack.pop()
                 name = tag.name
@@ -648,6 +669,16 @@ class _Walk:
                             str(d) for d in node.descendants if isinstance(d, NavigableString))):  # a script's too
                         self.swallowed.append(name)
                     hidden += 1
+                elif not hidden and node.attrs and _concealed(node.attrs):
+                    # read into the rules as shown (sweep 33), as RTF's \v and DOCX's w:vanish were
+                    self.concealed += 1
+                    if name in _BLOCKS:
+                        self._end_line()
+                    hidden += 1
+                    stack.append(node)
+                    stack.append(_CLOSE_CONCEALED)
+                    stack.extend(reversed(node.contents))
+                    continue
                 elif not hidden:
                     if node.attrs:
                         self._attributes(node.attrs)
