@@ -62,6 +62,8 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
     from crparse.readers.runs import one_run
 
+    if isinstance(paths, (str, bytes, os.PathLike)):  # each character was taken for a path (sweep 33)
+        raise TypeError("parse_all takes an iterable of paths, not one path: parse_all([path])")
     with one_run():  # the documents' toctrees share a budget for files read twice (see there)
         yield from _parse_all([str(p) for p in paths], format, then, share)
 

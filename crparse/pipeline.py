@@ -64,6 +64,16 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
     """The raw bytes of `source` and the path they came from. Text given as str is read as
     UTF-8 bytes, to go through the same decoder and line splitting as a file. Only a regular
     file is read (a FIFO would block, a device never end), and nothing past the size limit."""
+    # wrong types named as such: an AttributeError deep in a reader told a caller nothing (sweep 33)
+    if isinstance(source, memoryview):
+        source = source.tobytes()
+    if not isinstance(source, (str, bytes, bytearray, os.PathLike)):
+        raise TypeError(f"source must be a path, bytes or text, not {type(source).__name__}")
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
+    path = None if path is None else os.fspath(path)
+    if max_size is not None and (not isinstance(max_size, int) or isinstance(max_size, bool) or max_size < 0):
+        raise ValueError(f"max_size must be a number of bytes, 0 or more, not {max_size!r}")
     limit = max_size if max_size is not None else max_input()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
         path = str(source)

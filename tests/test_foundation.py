@@ -474,3 +474,19 @@ def test_a_parse_does_not_import_lark(tmp_path):
     code = "import sys, crparse; crparse.parse(sys.argv[1]); print('lark' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "modern.txt")], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_parse_names_an_argument_of_the_wrong_type():
+    """A file object, a path given as a number, a negative size ended in an AttributeError or a
+    TypeError inside a reader, or a refusal of "the -1 bytes limit" (sweep 33); a memoryview is
+    bytes."""
+    import io
+
+    text = b"100. General\n\n100.1. One.\n\n100.2. Two.\n"
+    assert "100.2" in crparse.parse(memoryview(text))
+    with pytest.raises(TypeError, match="source must be a path, bytes or text, not BytesIO"):
+        crparse.parse(io.BytesIO(text))
+    with pytest.raises(TypeError, match="path must be a str or a path, not int"):
+        crparse.parse(text, path=123)
+    with pytest.raises(ValueError, match="max_size must be a number of bytes"):
+        crparse.parse(text, max_size=-1)

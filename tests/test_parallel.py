@@ -260,3 +260,11 @@ def test_two_ctrl_c_in_a_row_stop_the_command_cleanly(tmp_path, request):
         assert child.returncode in (130, 0) and b"Traceback" not in err, (child.returncode, err[-1500:])
         stopped += child.returncode == 130
     assert stopped, "no run was under way when the signals came"
+
+
+def test_parse_all_given_one_path_says_so():
+    """A str was taken for an iterable of paths, each character one (sweep 33)."""
+    from crparse.parallel import parse_all
+
+    with pytest.raises(TypeError, match=r"not one path: parse_all\(\[path\]\)"):
+        list(parse_all("corpus/x.txt"))
