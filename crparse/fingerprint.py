@@ -54,10 +54,12 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = 
     key = resolved(path.parent)
     tree = directories.get(key)
     if tree is None:
-        files, linked = edition_files(path.parent, by=resolved(path), links=True)
+        files, linked, whole = edition_files(path.parent, by=resolved(path), links=True)
         trees = _tree_digests(files)
         tree = trees[""]
         directories[key] = tree
+        if not whole:  # some known by size and time, which a walk of the directory below may read
+            trees = {}  # (the same file had two fingerprints, by what else the run held: review)
         # each directory's below is its digest too, but for those above a link: a link leads
         # inside the top or out of the directory below, and a walk from there would pass over it
         # (an index.rst linked to a file of the top made an edition of its directory, whose
@@ -125,7 +127,8 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
     document whose tree it is, for a walk of directories another document's walked first, which
     is charged to the run (crparse.readers.runs.list_again): raises Unwalked past its bound.
     With `links`, also the names of those files that are symbolic links, and of the index.rst
-    met that are (whether their directory is an edition depends on where they lead)."""
+    met that are (whether their directory is an edition depends on where they lead), and
+    whether every file was read (none known by its size and time instead)."""
     budget = max_input()
     real_top = resolved(directory)
     linked: list[str] = []
@@ -135,7 +138,7 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             linked.append(os.path.join(os.path.relpath(folder, real_top), "index.rst"))
         # each of 60 documents one per level of a chain walked and read the 10,000 files below
         # them all again, 30 s (sweep 32)
-        spent = runs.list_again(folder, "\0fingerprint\0" + (by or str(directory)), entries)
+        spent = runs.list_again("fingerprint", folder, by or str(directory), entries)
         if spent > runs.MAX_REPEATED_LISTING:
             raise Unwalked(f"its directory's tree was not walked for its fingerprint: the walks of directories another "
                          f"document of this run walked first have met {spent:,} entries, past the "
@@ -148,13 +151,14 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
     top = str(directory)
     prefix = "" if top == "." else top if top.endswith("/") else top + "/"
     paths = sorted(i.path for i in walked if i.skipped is None and i.path.endswith(".rst"))
-    files = []
+    files, whole = [], True
     for n, f in enumerate(paths):
         name = f[len(prefix):] if f.startswith(prefix) else os.path.relpath(f, top)
         if links and os.path.islink(f):
             linked.append(name)
         if n >= MAX_EDITION_FILES:
             files.append((name, b"\0unread" + _signature(f)))
+            whole = False
             continue
         try:
             part = read_regular(f, max(budget, 0))
@@ -162,10 +166,11 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             # past the input limit in all (a large file the toctree names not): each is known by
             # its size and time, not by nothing, so that its change is seen (sweep 28)
             files.append((name, b"\0unread" + _signature(f) if why.too_large else b"\0unread"))
+            whole = whole and not why.too_large
             continue
         budget -= len(part)
         files.append((name, hashlib.sha256(part).digest()))
-    return (files, linked) if links else files
+    return (files, linked, whole) if links else files
 
 
 def _signature(path: str | os.PathLike) -> bytes:

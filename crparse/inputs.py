@@ -137,13 +137,19 @@ def _walk(top: Path, editions: bool, other_editions: bool = True, record: bool =
     while stack:
         here, edition = stack.pop()
         try:
+            entries, scanned = [], 0
             with os.scandir(here) as listing:
-                entries = sorted((e for e in listing if hidden or not e.name.startswith(".")), key=lambda e: e.name)
+                for e in listing:
+                    scanned += 1
+                    if hidden or not e.name.startswith("."):
+                        entries.append(e)
+            entries.sort(key=lambda e: e.name)
         except (OSError, ValueError) as err:  # unreadable, past PATH_MAX: this directory only, not the walk
             yield Input(str(here), False, f"a directory that cannot be read: {getattr(err, 'strerror', None) or err}", True), None, False
             continue
-        if visit is not None:  # its real path: the walk goes into no link to a directory
-            visit(real_top if here == top else os.path.join(real_top, os.path.relpath(here, top)), len(entries))
+        if visit is not None:  # its real path: the walk goes into no link to a directory; every entry
+            # scanned, hidden ones too (50,000 of them were a directory of none: review)
+            visit(real_top if here == top else os.path.join(real_top, os.path.relpath(here, top)), scanned)
         files, below, linked_files = [], [], {}  # linked_files: a link -> where it led when listed
         for entry in entries:
             path = here / entry.name

@@ -60,12 +60,17 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     A caller that stops early closes the iterator (its frame's end does): the workers' pool is
     then shut down at once. One left open to the interpreter's exit meets a race of Python
     3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
-    from crparse.readers.runs import one_run
-
     if isinstance(paths, (str, bytes, os.PathLike)):  # each character was taken for a path (sweep 33)
         raise TypeError("parse_all takes an iterable of paths, not one path: parse_all([path])")
+    return _in_one_run([str(p) for p in paths], format, then, share)
+
+
+def _in_one_run(paths: list[str], format: str | None, then: Callable[[Document], Any] | None,
+                share: bool) -> Iterator[Any]:
+    from crparse.readers.runs import one_run
+
     with one_run():  # the documents' toctrees share a budget for files read twice (see there)
-        yield from _parse_all([str(p) for p in paths], format, then, share)
+        yield from _parse_all(paths, format, then, share)
 
 
 def _parse_all(paths: list[str], format: str | None, then: Callable[[Document], Any] | None,

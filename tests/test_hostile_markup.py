@@ -1062,7 +1062,7 @@ def test_text_in_html_attributes_is_said(hiding, said):
     assert [d.severity for d in doc.diagnostics if d.code == "html-not-text" and said in d.message] == ["warning"]
 
 
-@pytest.mark.parametrize("attributes", ['title="See rule 100.3 too"', 'onclick="if (a > b) go()"',
+@pytest.mark.parametrize("attributes", ['title="See rule 100.3 too"', 'onclick="if (a > b) go()"', "data-x='{\"a\": \">\"}'",
                                         'style="a > b"', 'class="note wide"', 'alt="a > b"'])
 def test_html_attributes_that_only_mention_a_rule_are_not_said(attributes):
     text = f"<html><body><p>100. General</p><p {attributes}>100.1. One.</p><p>100.2. Two.</p></body></html>"
@@ -1092,7 +1092,10 @@ def test_html_elements_hidden_by_their_attributes_are_not_read_into_rules(hiding
     text = f"<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>{hiding}<p>100.4. Four.</p></body></html>"
     doc = crparse.parse(text.encode(), format="html")
     assert "100.3" not in doc and doc.rule("100.4").text == "Four." and "HIDDEN" not in doc.rule("100.2").text
-    assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["info"]
+    # a rule hidden is warned of; a hidden menu is said in an info line
+    assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["warning"]
+    menu = crparse.parse(text.replace("100.3.", "Menu:").encode(), format="html")
+    assert [d.severity for d in menu.diagnostics if "hidden by their attributes" in d.message] == ["info"]
     shown = crparse.parse(text.replace(" hidden", "").replace("none", "block").replace("hidden\"", "visible\"").encode(),
                           format="html")
     assert "100.3" in shown

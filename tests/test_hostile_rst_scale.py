@@ -126,7 +126,18 @@ _NESTED = {
     "one-line": lambda d: "- " * d + "x\n",
     "grid-cell": lambda d: _grid([["- " * d + "x"]]),
     "under-a-table-border": lambda d: "+-\n   " + "- " * d + "x\n",  # a term `+-`, a list its definition
+    "grids-in-cells": lambda d: _grids_in_cells(d),
 }
+
+
+def _grids_in_cells(depth: int) -> str:
+    """Grid tables one in a cell of another, `depth` deep."""
+    lines = ["x"]
+    for _ in range(depth):
+        width = max(map(len, lines)) + 2
+        border = "+" + "-" * width + "+"
+        lines = [border, *("| " + line.ljust(width - 1) + "|" for line in lines), border]
+    return "\n".join(lines) + "\n\n"
 
 
 def _grid(rows: list[list[str]]) -> str:
@@ -659,3 +670,30 @@ def test_an_index_that_is_a_link_to_another_edition_s_makes_an_edition_of_its_ow
     e2 = next(d for d in docs if d["source"]["path"].endswith("E2/index.rst"))
     assert "E2 chapter." in json.dumps(e2) and "E1 chapter." not in json.dumps(e2)
     assert not [d for d in e2["diagnostics"] if d["code"] == "rst-toctree"], e2["diagnostics"]
+
+
+def test_a_document_s_own_listings_of_two_kinds_are_not_charged_as_done_again(tmp_path, monkeypatch):
+    """`index` fingerprints an edition and then parses it: the reader's listing was charged as a
+    listing done again, and with many editions in a run the later ones lost their glob (review)."""
+    from crparse.fingerprint import fingerprint
+    from crparse.readers import runs
+
+    index = write(tmp_path, "ed/index.rst", "Rules\n=====\n\n.. toctree::\n   :glob:\n\n   c*\n\n" + HEAD)
+    write(tmp_path, "ed/c1.rst", "101. C\n------\n\n101.1. A chapter.\n")
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 0)
+    with runs.one_run():
+        fingerprint(index)
+        doc = crparse.parse(index)
+    assert "101.1" in doc and not [d for d in doc.diagnostics if "MAX_REPEATED_LISTING" in d.message]
+
+
+def test_a_listing_counts_the_hidden_entries_it_scans(tmp_path):
+    """A directory of 50,000 dotfiles was charged as a directory of none (review)."""
+    from crparse.inputs import inputs
+
+    for n in range(30):
+        (tmp_path / f".h{n}").write_text("")
+    (tmp_path / "a.rst").write_text("")
+    seen = []
+    list(inputs([tmp_path], editions=False, once=False, record=False, visit=lambda d, n: seen.append(n)))
+    assert seen == [31]

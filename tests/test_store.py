@@ -491,7 +491,8 @@ def test_fingerprints_walking_directories_another_walked_first_are_bounded_in_a_
     assert len(report.added) == 2, report
     assert all("index it alone" in line and "MAX_REPEATED_LISTING" in line for line in report.refused)
     assert len(report.refused) == 3
-    assert len(index(db, docs).added) == 3  # outside a run, each on its own
+    monkeypatch.setattr(runs, "MAX_REPEATED_LISTING", 100_000)
+    assert len(index(db, docs).added) == 3  # within the bound, each is walked
 
 
 def _dated(folder: Path, name: str, day: int, toctree: str = "   nothing\n") -> str:
@@ -583,3 +584,24 @@ def test_a_fingerprint_is_the_same_whatever_else_the_run_holds(tmp_path):
     assert len(index(db, masters).added) == 2
     (top / "sub" / "deeper" / "ch.rst").write_text("301. Deep\n---------\n\n301.1. NEWTEXT, longer.\n")
     assert index(db, masters).added == [sub]
+
+
+def test_a_fingerprint_past_the_files_it_reads_is_the_same_whatever_else_the_run_holds(tmp_path, monkeypatch):
+    """Past the files a fingerprint reads, those of a directory below were kept by size and time
+    from the walk above, where its own walk reads them: two fingerprints of one file (review)."""
+    from crparse.readers import runs
+
+    fp = crparse_fingerprint()
+    monkeypatch.setattr(fp, "MAX_EDITION_FILES", 3)
+    top = tmp_path / "top"
+    for k in range(3):
+        (top / "a").mkdir(parents=True, exist_ok=True)
+        (top / "a" / f"c{k}.rst").write_text("x\n")
+    _dated(top, "a.rst", 1)
+    sub = _dated(top / "sub", "b.rst", 2)
+    (top / "sub" / "c.rst").write_text("y\n")
+    with runs.one_run():
+        alone = fp.fingerprint(sub)
+    with runs.one_run():
+        fp.fingerprint(top / "a.rst")
+        assert fp.fingerprint(sub) == alone

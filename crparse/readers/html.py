@@ -312,9 +312,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.ruby:,} ruby annotation(s) (<rt>) not read"))
     if walk.concealed:
-        diagnostics.append(Diagnostic(None, "info", "html-not-text",
+        holding = f", {walk.concealed_rules:,} of them holding what reads as rules" if walk.concealed_rules else ""
+        diagnostics.append(Diagnostic(None, "warning" if walk.concealed_rules else "info", "html-not-text",
                                       f"{walk.concealed:,} element(s) hidden by their attributes (hidden, display:none, "
-                                      "visibility:hidden) not read, as a browser shows none"))
+                                      f"visibility:hidden) not read, as a browser shows none{holding}"))
     if walk.attributed:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.attributed:,} attribute value(s) (a title, an alt) hold what reads as "
@@ -624,6 +625,7 @@ class _Walk:
         self.attributed = 0  # attribute values (a title, an alt) that hold what reads as rules
         self.quoted = 0  # attribute values that hold markup: a quote left open swallowed the text after it
         self.concealed = 0  # elements hidden by their attributes (hidden, display:none): a browser shows none
+        self.concealed_rules = 0  # those of them that hold what reads as rules
         self._pieces: list[str] = []  # the strings of the line being built
         self._filled = False  # whether a piece of that line shows any text
         # [pieces of its text, href, index of its first line]: an anchor's text is the
@@ -670,8 +672,11 @@ class _Walk:
                         self.swallowed.append(name)
                     hidden += 1
                 elif not hidden and node.attrs and _concealed(node.attrs):
-                    # read into the rules as shown (sweep 33), as RTF's \v and DOCX's w:vanish were
+                    # read into the rules as shown (sweep 33), as RTF's \v and DOCX's w:vanish were;
+                    # one holding rules is warned of (a collapsed section of a page: review)
                     self.concealed += 1
+                    if holds_rule("\n".join(node.stripped_strings)):
+                        self.concealed_rules += 1
                     if name in _BLOCKS:
                         self._end_line()
                     hidden += 1
@@ -713,7 +718,7 @@ class _Walk:
                 value = " ".join(value)
             # a tag's end inside a value: where `>` may be written (a script, a style, a text)
             # only with a `<` too
-            if ">" in value and ("<" in value or not (name.startswith("on") or name in _TEXT_ATTRIBUTES)):
+            if ">" in value and ("<" in value or not (name.startswith(("on", "data-")) or name in _TEXT_ATTRIBUTES)):
                 self.quoted += 1
             elif len(value) > 4 and holds_rule(value):
                 self.attributed += 1

@@ -354,13 +354,13 @@ def _inline_text(children, titles: list[str] | None = None) -> tuple[str, list[t
             links.append((child.content, str(child.attrs.get("src", ""))))
         elif kind == "link_open":
             open_link = (child.attrs.get("href", ""), len(out))
-        if titles is not None and kind in ("image", "link_open") and (title := str(child.attrs.get("title") or "")) \
-                and ("\n" in title or holds_rule(title)):
-            titles.append(title)
         elif kind == "link_close" and open_link is not None:
             href, at = open_link
             links.append(("".join(out[at:]), str(href)))
             open_link = None
+        if titles is not None and kind in ("image", "link_open") and (title := str(child.attrs.get("title") or "")) \
+                and ("\n" in title or holds_rule(title)):
+            titles.append(title)
     if code is not None:
         out += skipped
     return "".join(out), links

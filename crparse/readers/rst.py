@@ -464,7 +464,7 @@ class _Edition:
             # another one listed first (its edition is its tree, one per level of a chain: sweep 32)
             # is charged to the run
             def visit(directory: str, entries: int) -> None:
-                spent = runs.list_again(directory, "\0rst\0" + self.index, entries)
+                spent = runs.list_again("rst", directory, self.index, entries)
                 if spent > runs.MAX_REPEATED_LISTING:
                     raise _NotRead(
                         f"the edition's directory was not listed: its documents' listings of directories another "
@@ -638,6 +638,8 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
     paragraph = 0  # the inline markup characters of the paragraph so far
     items = False  # whether the block began with a list item or explicit markup: a marker then starts the next
     grid = False  # in a grid table, whose `|` are its cells, not a paragraph's markup
+    grid_columns: list[int] = []  # where its cells' borders are, from its top border
+    grid_at = -1  # the column its top border starts at
     simple, border = 0, False  # the columns of a simple table; whether the line before was its border
     toctree = -1  # the column of a `.. toctree::` whose entries the lines indented under it are
     lists: dict[int, tuple] = {}  # column -> the item that continues the list open there
@@ -674,12 +676,20 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
         markers = at = 0
         first = ""
         if content.startswith(("+-", "+=")):
+            if not grid:  # the table's columns: where its top border has a `+`
+                grid_columns = [i for i, c in enumerate(content) if c == "+"]
+                grid_at = column
             grid = True
         if grid and content.startswith("|"):
-            # a grid table's row: its `|` are the cells' borders, not line blocks, and each cell is
-            # a document of its own, as deep as its own markers (a row of 15 empty cells was 15
-            # levels, refused: sweep 32)
-            markers = max(map(_cell_depth, content.split("|")[1:]), default=0)
+            # a grid table's row: its `|` at its columns are the cells' borders, not line blocks,
+            # and each cell is a document of its own, as deep as its own markers (a row of 15 empty
+            # cells was 15 levels, refused: sweep 32); a table in a cell, one level down (the
+            # cells of 20 tables one in another were read as one level each: review)
+            if column == grid_at and len(grid_columns) > 1:
+                row = (content[a + 1:b] for a, b in zip(grid_columns, grid_columns[1:]))
+            else:
+                row = content.split("|")[1:]
+            markers = max(map(_cell_depth, row), default=0)
             stack.extend(range(column + 1, column + 1 + markers))
         else:  # any other line, in a table's block or not (`+-` and an indented list under it)
             while (marker := _NESTED_MARKER.match(content, at)) is not None:

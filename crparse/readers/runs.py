@@ -132,13 +132,14 @@ def read_again(file: str, by: str, cost: int) -> int:
     return run.spend(REPEATED, cost)
 
 
-def list_again(directory: str, by: str, entries: int) -> int:
-    """Note that the listing of an edition of the document `by` (its real path) scanned
-    `directory` (its real path), of `entries` entries: what listings of directories another
-    document listed first have cost the run, this one included if it is one (0 outside a run).
-    Each kind of listing (`by` says whose: a reader's, a fingerprint's) is charged apart."""
+def list_again(kind: str, directory: str, by: str, entries: int) -> int:
+    """Note that a listing of `kind` ("rst", a reader's; "fingerprint") of the edition of the
+    document `by` (its real path) scanned `directory` (its real path), of `entries` entries:
+    what listings of directories another document listed first have cost the run, this one
+    included if it is one (0 outside a run). Each kind is charged apart: `index` fingerprints a
+    document and then parses it, and its reader's listing was charged as done again (review)."""
     run = _RUN
-    if run is None or run.first_reader("\0listed\0" + directory, by):
+    if run is None or run.first_reader(f"\0listed\0{kind}\0{directory}", by):
         return 0
     return run.spend(LISTED, entries + DIRECTORY_COST)
 

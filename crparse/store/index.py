@@ -146,6 +146,16 @@ def stored_path(path: str) -> str:
 
 
 def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | None = None) -> Report:
+    """Store the releases `paths` name (files, directories) that the store does not hold yet,
+    and align them with their neighbours; what a run of them shares (the fingerprints of
+    directories) is found once (crparse.readers.runs), for a caller outside a command too."""
+    from crparse.readers.runs import one_run
+
+    with one_run():
+        return _index(db, paths, progress)
+
+
+def _index(db: sqlite3.Connection, paths: Iterable[str], progress: Progress | None) -> Report:
     report = Report()
     files = []
     for item in inputs(paths):
