@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from crparse.inputs import Unread, inputs, read_regular, resolved
+from crparse.inputs import Unread, inputs, read_regular, real_path_or_none, resolved
 from crparse.limits import max_input
 from crparse.readers import runs
 
@@ -154,7 +154,11 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
     files, whole = [], True
     for n, f in enumerate(paths):
         name = f[len(prefix):] if f.startswith(prefix) else os.path.relpath(f, top)
-        if links and os.path.islink(f):
+        # a link is known by where it leads too: the reader refuses some (into another edition, to
+        # a file read already), and a chapter swapped for a link to the same bytes was unseen
+        # (sweep 34)
+        target = _link_target(f)
+        if target is not None:
             linked.append(name)
         if n >= MAX_EDITION_FILES:
             files.append((name, b"\0unread" + _signature(f)))
@@ -169,8 +173,18 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             whole = whole and not why.too_large
             continue
         budget -= len(part)
-        files.append((name, hashlib.sha256(part).digest()))
+        digest = hashlib.sha256(part)
+        if target is not None:
+            digest.update(b"\0link\0" + target)
+        files.append((name, digest.digest()))
     return (files, linked, whole) if links else files
+
+
+def _link_target(path: str) -> bytes | None:
+    """Where a symbolic link leads (its real path), None for a file that is none."""
+    if not os.path.islink(path):
+        return None
+    return os.fsencode(real_path_or_none(path) or "")  # by the kernel: a chain of 2,000 `./` is costly
 
 
 def _signature(path: str | os.PathLike) -> bytes:

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from itertools import islice
 from typing import Union
 
 from msgspec.structs import replace
 
 from crparse import shapes as C
-from crparse.decode.invisible import without_leading_invisible
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
+from crparse.decode.invisible import without_leading_invisible
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
 from crparse.limits import describe, max_input, max_paragraphs, too_many_paragraphs
@@ -113,8 +114,34 @@ def _is_path(text: str) -> bool:
     return "\n" not in text and "\r" not in text
 
 
+# What no reader's text may hold: a lone surrogate (docutils' `unicode:: U+D800`, an escape in
+# any markup) is no character, and the store's SQLite, like any UTF-8 output, refuses it:
+# `identify` and `index` ended with a UnicodeEncodeError, exit 3 (sweep 34).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(extract) -> Diagnostic | None:
+    """Replace the lone surrogates of an extract's lines by U+FFFD, in place; a warning saying
+    how many, if any."""
+    found = 0
+    for lines in (extract.lines, extract.source_text):
+        if lines is None:
+            continue
+        for i, line in enumerate(lines):
+            if _SURROGATE.search(line):
+                lines[i], n = _SURROGATE.subn("\ufffd", line)
+                found += n if lines is extract.lines else 0
+    if not found:
+        return None
+    return Diagnostic(None, "warning", "lone-surrogates",
+                      f"{found} lone surrogate code point(s) (no character; not encodable in UTF-8) read as U+FFFD")
+
+
 def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
     extract = read(raw, path, format)
+    surrogates = _without_surrogates(extract)
+    if surrogates is not None:
+        extract.diagnostics.append(surrogates)
     lines, invisible = without_leading_invisible(extract.lines)
     if invisible is not None and extract.source_text is None:  # the source lines are as they were read
         extract.source_text = extract.lines

@@ -605,3 +605,34 @@ def test_a_fingerprint_past_the_files_it_reads_is_the_same_whatever_else_the_run
     with runs.one_run():
         fp.fingerprint(top / "a.rst")
         assert fp.fingerprint(sub) == alone
+
+
+def test_a_lone_surrogate_a_reader_makes_is_no_character_anywhere(tmp_path):
+    """docutils' `unicode:: U+D800` made a lone surrogate in a rule's text: only the JSON writer
+    replaced it, and `index` and `identify` ended with a UnicodeEncodeError, exit 3 (sweep 34)."""
+    import crparse
+
+    path = tmp_path / "r.rst"
+    path.write_text("Comprehensive Rules\n===================\n\n100. General\n------------\n\n100.1. These |s| rules."
+                    "\n\n100.2. More.\n\n.. |s| unicode:: U+D800\n")
+    doc = crparse.parse(path)
+    assert doc.rule("100.1").text == "These \ufffd rules."
+    assert [d.code for d in doc.diagnostics if d.code == "lone-surrogates"] == ["lone-surrogates"]
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert index(db, [str(path)]).added == [str(path)]
+
+
+def test_a_chapter_swapped_for_a_link_to_the_same_bytes_is_seen(tmp_path):
+    """The fingerprint hashed a link's bytes alone: a chapter moved into another edition, a link
+    left in its place, read no more (a link into another edition), and the store kept it (sweep 34)."""
+    edition = tmp_path / "ed"
+    master = _dated(edition, "index.rst", 1, "   chap\n")
+    (edition / "chap.rst").write_text("101. C\n------\n\n101.1. ALPHA.\n")
+    db = connect(tmp_path / "s.sqlite", create=True)
+    assert len(index(db, [master]).added) == 1
+    (edition / "n").mkdir()
+    (edition / "n" / "index.rst").write_text("Nested\n======\n\n.. toctree::\n\n   chap\n")
+    (edition / "chap.rst").rename(edition / "n" / "chap.rst")
+    (edition / "chap.rst").symlink_to("n/chap.rst")
+    assert index(db, [master]).added == [master]
+    assert search(db, "ALPHA") == []
