@@ -310,3 +310,11 @@ def test_text_with_a_stray_nul_before_a_line_end_is_no_utf16():
     """Its one "\\0\\n" decodes to a line end in UTF-16-BE, and its other line ends to ideographs."""
     with pytest.raises(RefusedInput, match="binary data"):
         decode_bytes(b"// CR 999.9z\n" * 50 + b"int x;\0\n")
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\u2028"])
+def test_utf16_chinese_whose_characters_hold_line_end_bytes_is_read(line_end):
+    """不 (U+4E0D) and 上 (U+4E0A) hold the bytes 0x0D and 0x0A: counted as line ends, real
+    Chinese without a mark was refused as binary data (sweep 34); so were LS-ended lines."""
+    text = line_end.join(["100. 总则", ""] + [f"100.{i}. 玩家不能上场，不上不下。{i}" for i in range(1, 200)]) + line_end
+    assert "不上不下" in decode_bytes(text.encode("utf-16-le")).text

@@ -259,18 +259,19 @@ def _utf16_by_lines(sample: bytes) -> str | None:
     """The UTF-16 byte order in which `sample` (no byte-order mark) decodes to text of lines: line
     ends, and no other control characters but tabs; None if neither does."""
     sample = sample[: len(sample) & ~1]
-    # most of the bytes 0x0A and 0x0D are line ends in it (8-bit text with a stray "\0\n" has one
-    # such pair, its other line ends read as ideographs)
-    ends = sample.count(b"\n") + sample.count(b"\r")
     for codec in ("utf-16-le", "utf-16-be"):
         text = sample.decode(codec, "replace")
-        breaks = text.count("\n") + text.count("\r")
-        if breaks and 2 * breaks >= ends and not _OTHER_CONTROLS.search(text) and text.count("\ufffd") <= 1:
+        # lines, not one line end in a long text: 8-bit text with a stray "\0\n" has one, its other
+        # line ends read as ideographs; CJK characters hold bytes 0x0A and 0x0D (上, 不), so those
+        # are no measure (sweep 34)
+        breaks = sum(map(text.count, ("\n", "\r", "\u2028", "\u2029", "\x85")))
+        if (breaks >= max(2, len(text) // 2000) and not _OTHER_CONTROLS.search(text)
+                and text.count("\ufffd") <= max(1, len(text) // 1000)):
             return codec
     return None
 
 
-_OTHER_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_OTHER_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f]")  # tabs, line ends, form feeds are text's
 
 
 def _nel_ended(data: bytes) -> bool:
