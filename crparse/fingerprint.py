@@ -151,6 +151,9 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
     top = str(directory)
     prefix = "" if top == "." else top if top.endswith("/") else top + "/"
     paths = sorted(i.path for i in walked if i.skipped is None and i.path.endswith(".rst"))
+    # each file's digest once a run, by its inode: 3,000 editions whose chapters are hard links to
+    # the same four 1 MB files hashed 12 GB, 21 s (sweep 35)
+    hashed: dict[tuple, bytes] = runs.remembered("fingerprint-files", dict)
     files, whole = [], True
     for n, f in enumerate(paths):
         name = f[len(prefix):] if f.startswith(prefix) else os.path.relpath(f, top)
@@ -164,20 +167,34 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             files.append((name, b"\0unread" + _signature(f)))
             whole = False
             continue
-        try:
-            part = read_regular(f, max(budget, 0))
-        except Unread as why:
-            # past the input limit in all (a large file the toctree names not): each is known by
-            # its size and time, not by nothing, so that its change is seen (sweep 28)
-            files.append((name, b"\0unread" + _signature(f) if why.too_large else b"\0unread"))
-            whole = whole and not why.too_large
-            continue
-        budget -= len(part)
-        digest = hashlib.sha256(part)
-        if target is not None:
-            digest.update(b"\0link\0" + target)
-        files.append((name, digest.digest()))
+        identity = _identity(f)
+        if identity is not None and identity in hashed and identity[2] <= budget:
+            content = hashed[identity]
+            budget -= identity[2]
+        else:
+            try:
+                part = read_regular(f, max(budget, 0))
+            except Unread as why:
+                # past the input limit in all (a large file the toctree names not): each is known by
+                # its size and time, not by nothing, so that its change is seen (sweep 28)
+                files.append((name, b"\0unread" + _signature(f) if why.too_large else b"\0unread"))
+                whole = whole and not why.too_large
+                continue
+            budget -= len(part)
+            content = hashlib.sha256(part).digest()
+            if identity is not None:
+                hashed[identity] = content
+        files.append((name, content if target is None else hashlib.sha256(content + b"\0link\0" + target).digest()))
     return (files, linked, whole) if links else files
+
+
+def _identity(path: str) -> tuple[int, int, int, int] | None:
+    """A file's device, inode, size and time: the same for the same bytes within a run."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
 
 
 def _link_target(path: str) -> bytes | None:
