@@ -312,9 +312,19 @@ def test_text_with_a_stray_nul_before_a_line_end_is_no_utf16():
         decode_bytes(b"// CR 999.9z\n" * 50 + b"int x;\0\n")
 
 
-@pytest.mark.parametrize("line_end", ["\n", "\u2028"])
+@pytest.mark.parametrize("line_end", ["\n", "\r\n"])
 def test_utf16_chinese_whose_characters_hold_line_end_bytes_is_read(line_end):
     """不 (U+4E0D) and 上 (U+4E0A) hold the bytes 0x0D and 0x0A: counted as line ends, real
-    Chinese without a mark was refused as binary data (sweep 34); so were LS-ended lines."""
+    Chinese without a mark was refused as binary data (sweep 34)."""
     text = line_end.join(["100. 总则", ""] + [f"100.{i}. 玩家不能上场，不上不下。{i}" for i in range(1, 200)]) + line_end
     assert "不上不下" in decode_bytes(text.encode("utf-16-le")).text
+
+
+def test_ascii_with_one_stray_nul_and_parentheses_is_no_utf16():
+    """"( " read as UTF-16-LE is U+2028, a line separator: a release with one stray NUL was read
+    as UTF-16, and cite-check lost its citations without a word (sweep 35)."""
+    text = "".join(f"100.{i}. A rule (see rule 100.{i + 1}) and ( more ) text.\n" for i in range(1, 400))
+    data = text.encode()
+    data = data[:5000] + b"\0" + data[5001:]
+    with pytest.raises(RefusedInput, match="binary data"):
+        decode_bytes(data)

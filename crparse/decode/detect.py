@@ -263,8 +263,9 @@ def _utf16_by_lines(sample: bytes) -> str | None:
         text = sample.decode(codec, "replace")
         # lines, not one line end in a long text: 8-bit text with a stray "\0\n" has one, its other
         # line ends read as ideographs; CJK characters hold bytes 0x0A and 0x0D (上, 不), so those
-        # are no measure (sweep 34)
-        breaks = sum(map(text.count, ("\n", "\r", "\u2028", "\u2029", "\x85")))
+        # are no measure (sweep 34). Only LF and CR, which hold a NUL: "( " read as UTF-16-LE is
+        # U+2028, and ASCII with one stray NUL was read as UTF-16, its citations lost (sweep 35)
+        breaks = text.count("\n") + text.count("\r")
         if (breaks >= max(2, len(text) // 2000) and not _OTHER_CONTROLS.search(text)
                 and text.count("\ufffd") <= max(1, len(text) // 1000)):
             return codec
