@@ -1099,3 +1099,16 @@ def test_html_elements_hidden_by_their_attributes_are_not_read_into_rules(hiding
     shown = crparse.parse(text.replace(" hidden", "").replace("none", "block").replace("hidden\"", "visible\"").encode(),
                           format="html")
     assert "100.3" in shown
+
+
+def test_a_hidden_paragraph_left_open_hides_only_itself():
+    """html.parser puts what follows a <p> left open inside it: a <p hidden> note with no </p>
+    hid the rest of the page, its rules, glossary and credits (sweep 35). A browser ends it at the
+    next block."""
+    text = ("<html><body><p>100. General\n<p>100.1. These rules apply.\n<p>100.2. Two.\n<p hidden>(print-only note)\n"
+            "<p>100.3. Third rule.\n<ul><li hidden>a hidden item<li>100.4. Fourth rule.</ul><p>101. Golden\n"
+            "<p>101.1. Card text wins.\n</body></html>")
+    doc = crparse.parse(text.encode(), format="html")
+    assert [r.number for r in doc.rules if "." in r.number] == ["100.1", "100.2", "100.3", "100.4", "101.1"]
+    assert "print-only" not in "\n".join(crparse.source_lines(text.encode(), format="html"))
+    assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["info"]

@@ -37,6 +37,8 @@ _BLOCKS = frozenset(
 _NOT_TEXT = frozenset(("script", "style", "head", "noscript", "template", "svg"))
 _CLOSE = object()  # stack entry: the element under it on the stack has ended
 _CLOSE_CONCEALED = object()  # the same, of an element hidden by its attributes
+# Elements whose end tag may be left out, ended by the next block (html.parser nests the rest in them).
+_ENDED_BY_A_BLOCK = frozenset(("p", "li", "dt", "dd"))
 
 
 # Building bs4's tree costs ~25 us an element: a million `<br>` in 4 MB took 28 s (240,000, 11 s). A CR page has
@@ -675,14 +677,25 @@ class _Walk:
                     # read into the rules as shown (sweep 33), as RTF's \v and DOCX's w:vanish were;
                     # one holding rules is warned of (a collapsed section of a page: review)
                     self.concealed += 1
-                    if holds_rule("\n".join(node.stripped_strings)):
+                    inside, after = node.contents, []
+                    if name in _ENDED_BY_A_BLOCK:
+                        # a <p> (<li>, <dt>, <dd>) whose end tag is left out ends where a block
+                        # starts, in a browser; the parser put the rest of the page in it, hidden
+                        # (sweep 35): what follows it is read
+                        cut = next((i for i, child in enumerate(inside)
+                                    if isinstance(child, Tag) and child.name in _BLOCKS), None)
+                        if cut is not None:
+                            inside, after = inside[:cut], inside[cut:]
+                    if holds_rule("\n".join(s for child in inside for s in (
+                            child.stripped_strings if isinstance(child, Tag) else [str(child).strip()]) if s)):
                         self.concealed_rules += 1
                     if name in _BLOCKS:
                         self._end_line()
                     hidden += 1
+                    stack.extend(reversed(after))
                     stack.append(node)
                     stack.append(_CLOSE_CONCEALED)
-                    stack.extend(reversed(node.contents))
+                    stack.extend(reversed(inside))
                     continue
                 elif not hidden:
                     if node.attrs:
