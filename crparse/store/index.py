@@ -151,6 +151,8 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     directories) is found once (crparse.readers.runs), for a caller outside a command too."""
     from crparse.readers.runs import one_run
 
+    if isinstance(paths, (str, bytes, os.PathLike)):  # each character was a path, "/" the disk (sweep 35)
+        raise TypeError("index takes an iterable of paths, not one path: index(db, [path])")
     with one_run():
         return _index(db, paths, progress)
 
