@@ -37,8 +37,10 @@ from typing import Any
 # What reads of files another document of the run read first may cost the run in all: each its
 # bytes (docutils reads ~2 MB a second) and REPEATED_READ_COST for its set-up (~5 ms). K documents
 # each naming one 2.4 MB chapter cost 1.2 s each, 31 of them 40 s: a count of reads let them by
-# (sweep 29). 8 MiB: about 2,000 small reads, or 3 of a chapter that large.
-MAX_REPEATED_WORK = 8 * 2**20
+# (sweep 29). 2 MiB: about 500 small reads, or one of a chapter that large. Dense text of tiny
+# rules costs docutils ~4 ms a KB, not 0.5: 40 editions whose chapters are hard links to the same
+# 196 KB took 32 s within 8 MiB (sweep 36).
+MAX_REPEATED_WORK = 2 * 2**20
 REPEATED_READ_COST = 4 * 2**10
 # The characters of file names that :glob: patterns may be matched against in a run, in all: each
 # edition holds to MAX_RST_GLOB_WORK (3,000,000), and 60 documents each at it took 20 s (sweep 29).
