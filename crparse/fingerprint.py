@@ -54,7 +54,7 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = 
     key = resolved(path.parent)
     tree = directories.get(key)
     if tree is None:
-        files, linked, whole = edition_files(path.parent, by=resolved(path), links=True)
+        files, linked, whole = edition_files(path.parent, by=resolved(path))
         trees = _tree_digests(files)
         tree = trees[""]
         directories[key] = tree
@@ -119,22 +119,22 @@ class Unwalked(Unread):
     file may well hold what it held: a store keeps its release (sweep 33: dropped as gone)."""
 
 
-def edition_files(directory: Path, by: str | None = None, links: bool = False):
+def edition_files(directory: Path, by: str | None = None) -> tuple[EditionFiles, list[str], bool]:
     """The `.rst` files of an edition's directory tree (its own: by crparse's walk, a loop, not
     into other editions; Path.rglob recursed for each level, and a tree 1,100 deep below an edition
     ended `docs` with a RecursionError, exit 3: sweep 25), by name in it, with their sha256. One
     that cannot be read counts as such (the reader says why, when it needs it). `by`: the
     document whose tree it is, for a walk of directories another document's walked first, which
     is charged to the run (crparse.readers.runs.list_again): raises Unwalked past its bound.
-    With `links`, also the names of those files that are symbolic links, and of the index.rst
-    met that are (whether their directory is an edition depends on where they lead), and
-    whether every file was read (none known by its size and time instead)."""
+    Also the names of those files that are symbolic links, and of the index.rst met that are
+    (whether their directory is an edition depends on where they lead), and whether every file
+    was read (none known by its size and time instead)."""
     budget = max_input()
     real_top = resolved(directory)
     linked: list[str] = []
 
     def visit(folder: str, entries: int) -> None:
-        if links and os.path.islink(os.path.join(folder, "index.rst")):  # an edition, or not, by where it leads
+        if os.path.islink(os.path.join(folder, "index.rst")):  # an edition, or not, by where it leads
             linked.append(os.path.join(os.path.relpath(folder, real_top), "index.rst"))
         # each of 60 documents one per level of a chain walked and read the 10,000 files below
         # them all again, 30 s (sweep 32)
@@ -163,11 +163,11 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
         target = _link_target(f)
         if target is not None:
             linked.append(name)
+        identity = _identity(f)
         if n >= MAX_EDITION_FILES:
-            files.append((name, b"\0unread" + _signature(f)))
+            files.append((name, b"\0unread" + _signature(identity)))
             whole = False
             continue
-        identity = _identity(f)
         if identity is not None and identity in hashed and identity[2] <= budget:
             content = hashed[identity]
             budget -= identity[2]
@@ -177,7 +177,7 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             except Unread as why:
                 # past the input limit in all (a large file the toctree names not): each is known by
                 # its size and time, not by nothing, so that its change is seen (sweep 28)
-                files.append((name, b"\0unread" + _signature(f) if why.too_large else b"\0unread"))
+                files.append((name, b"\0unread" + _signature(identity) if why.too_large else b"\0unread"))
                 whole = whole and not why.too_large
                 continue
             budget -= len(part)
@@ -185,7 +185,7 @@ def edition_files(directory: Path, by: str | None = None, links: bool = False):
             if identity is not None:
                 hashed[identity] = content
         files.append((name, content if target is None else hashlib.sha256(content + b"\0link\0" + target).digest()))
-    return (files, linked, whole) if links else files
+    return files, linked, whole
 
 
 def _identity(path: str) -> tuple[int, int, int, int] | None:
@@ -204,9 +204,9 @@ def _link_target(path: str) -> bytes | None:
     return os.fsencode(real_path_or_none(path) or "")  # by the kernel: a chain of 2,000 `./` is costly
 
 
-def _signature(path: str | os.PathLike) -> bytes:
-    try:
-        status = os.stat(path)
-    except (OSError, ValueError):
+def _signature(identity: tuple[int, int, int, int] | None) -> bytes:
+    """A file not read, known by its size, time and inode (_identity: one stat for both)."""
+    if identity is None:
         return b""
-    return f"{status.st_size}:{status.st_mtime_ns}:{status.st_ino}".encode()
+    _, inode, size, mtime = identity
+    return f"{size}:{mtime}:{inode}".encode()
