@@ -71,20 +71,32 @@ class _Run:
         self.remembered: dict = {}  # what this process found once for the whole run (remembered)
 
     def first_reader(self, real: str, by: str) -> bool:
-        """Note that document `by` reads file `real`: whether it is the first to (or the same
-        document again)."""
-        key, reader = _hash(real), _hash(by)
+        """Note that document `by` reads file `real`: whether it is the first to, or has read it
+        before in this run. A document is charged once for each file: `docs` parses a release,
+        then builds its site and diffs it, and `index` parses a stored release again to align it,
+        each reading its files again; those reads were charged again, and the run refused
+        releases it had taken (sweep 37)."""
+        reader = _hash(by)
+        first, _ = self._claim(_hash(real), reader)
+        if first in (reader, 0):  # the first reader (or the same document again); 0: a table too full, counted
+            return first == reader
+        held, new = self._claim(_hash(f"{real}\0{by}"), 1)
+        return held == 1 and not new
+
+    def _claim(self, key: int, value: int) -> tuple[int, bool]:
+        """The value the table holds for `key`, and whether it was put there now (it held none);
+        (0, False) for a table too full to hold it."""
         slot = _FIRST + key % (_SLOTS - _FIRST)
         for _ in range(_PROBES):
             at = slot * 16
             found = int.from_bytes(self.table[at:at + 8], "little")
             if found == 0:
-                self.table[at:at + 16] = key.to_bytes(8, "little") + reader.to_bytes(8, "little")
-                return True
+                self.table[at:at + 16] = key.to_bytes(8, "little") + value.to_bytes(8, "little")
+                return value, True
             if found == key:
-                return int.from_bytes(self.table[at + 8:at + 16], "little") == reader
+                return int.from_bytes(self.table[at + 8:at + 16], "little"), False
             slot = _FIRST + (slot + 1 - _FIRST) % (_SLOTS - _FIRST)
-        return False  # a table that full: counted, as a run that reads so much should be
+        return 0, False
 
     def spend(self, counter: int, amount: int) -> int:
         value = int.from_bytes(self.table[counter:counter + 8], "little") + amount
@@ -126,8 +138,8 @@ def read_again(file: str, by: str, cost: int) -> int:
     """Note that `file` (a file's identity: its device and inode, so that hard links are one) is
     read by a toctree of the document `by` (its real path), at `cost`: what reads of files
     another document read first have cost the run, this one included if it is one (0 outside a
-    run). A document parsed again (`docs` parses a release, then its Sphinx build does) reads
-    its own files again: that is no such read."""
+    run). A document parsed again (`docs` parses a release, then its Sphinx build does) is
+    charged once for each file."""
     run = _RUN
     if run is None or run.first_reader(file, by):
         return 0

@@ -45,7 +45,7 @@ import msgspec
 
 import crparse
 from crparse.align.pairs import FLAGS, KINDS
-from crparse.errors import CrparseError
+from crparse.errors import CommandError, CrparseError
 from crparse.inputs import inside, resolved
 from crparse.limits import max_site_units
 from crparse.outputs import exclusive, replace, tree
@@ -107,24 +107,51 @@ def build_site(paths: Sequence[Path], out: Path, *, jobs: int = 1, progress: Pro
         if not releases:
             raise SiteError("no release to build a site of (" + ("; ".join(skipped) or "no input") + ")")
         _remove_temporaries(out, work, releases)
-        dated = [r for r in releases if r.date]
-        diffs, wrong = _diffs(dated, work, progress, force, notes)
-        if wrong:  # a cached summary the releases' own diff contradicts: those releases parsed again
-            releases, skipped, refused = _releases(paths, out, work, progress, force, notes, distrust=wrong)
-            dated = [r for r in releases if r.date]
-            diffs, wrong = _diffs(dated, work, progress, force, notes)
-            if wrong:
-                raise SiteError("the releases' diffs disagree with their parses (did a release change during the "
-                                "build?): " + ", ".join(sorted(str(r.path) for r in dated if r.sha in wrong)))
-        lineages = _lineages(dated, diffs)
-        extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(releases) > 1 else ()
-        if len(releases) == 1:  # OUT's pages become the release's: the stamp of the pages above goes
-            (out / ROOT_STAMP).unlink(missing_ok=True)
-        done = _build_releases(releases, out, work, extra_js, jobs, progress, force)
+        # A release read for its summary is read again by its diffs and its build, and one whose
+        # summary was cached is first read there: refused there (the run's budget for reads again
+        # spent), it is left out and the site built of the others. It ended the run, the site
+        # left half built (sweep 37). Each turn leaves one out at least, or distrusts the cache once.
+        unread: dict[str, str] = {}  # sha256 -> why
+        distrusted = False
+        while True:
+            live = [r for r in releases if r.sha not in unread]
+            if not live:
+                raise SiteError("no release to build a site of (" + "; ".join(skipped) + ")")
+            dated = [r for r in live if r.date]
+            try:
+                diffs, wrong = _diffs(dated, work, progress, force, notes)
+                if wrong:  # a cached summary the releases' own diff contradicts: those releases parsed again
+                    if distrusted:
+                        raise SiteError("the releases' diffs disagree with their parses (did a release change during "
+                                        "the build?): " + ", ".join(sorted(str(r.path) for r in dated if r.sha in wrong)))
+                    distrusted = True
+                    releases, skipped, refused = _releases(paths, out, work, progress, force, notes, distrust=wrong)
+                    skipped += unread.values()
+                    refused += len(unread)
+                    continue
+                lineages = _lineages(dated, diffs)
+                extra_js = ("../../versions.js", "../lineage.js", "cr-site.js") if len(live) > 1 else ()
+                if len(live) == 1:  # OUT's pages become the release's: the stamp of the pages above goes
+                    (out / ROOT_STAMP).unlink(missing_ok=True)
+                done = _build_releases(live, out, work, extra_js, jobs, progress, force)
+            except _Unread as why:
+                unread.update(why.releases)
+                skipped += why.releases.values()
+                refused += len(why.releases)
+                continue
+            break
+        releases = live
         if len(releases) > 1:
             _write_switcher(releases, out, lineages, dated)
             _build_root(releases, dated, diffs, lineages, out, work, force)
     return Report(releases, done, skipped, out, notes, refused)
+
+
+class _Unread(Exception):
+    """Releases refused when read again by their diffs or their build: why, by sha256."""
+
+    def __init__(self, releases: dict[str, str]):
+        self.releases = releases
 
 
 # -- releases ---------------------------------------------------------------------------------------
@@ -326,12 +353,12 @@ def _diffs(dated: list[Release], work: Path, progress: Progress | None, force: b
     missing = [(a, b) for a, b in wanted if cached[a.sha, b.sha] is None]
     paths = list(dict.fromkeys(str(r.path) for pair in missing for r in pair))
     docs = dict(zip(paths, parse_all(paths))) if paths else {}
+    unread = {r.sha: str(docs[str(r.path)]) for pair in missing for r in pair if isinstance(docs[str(r.path)], CrparseError)}
+    if unread:
+        raise _Unread(unread)
     wrong: set[str] = set()
     for done, (a, b) in enumerate(missing, 1):
         old, new = docs[str(a.path)], docs[str(b.path)]
-        for doc in (old, new):
-            if isinstance(doc, CrparseError):
-                raise SiteError(f"{doc} (it was read before: did it change during the build?)")
         d = diff(align(old, new))
         for release, side in ((a, "old"), (b, "new")):
             if {getattr(p, side) for p in d.pairs} - {None} != set(release.keys):
@@ -372,10 +399,17 @@ def _lineages(dated: list[Release], diffs: list[dict]):
 # -- the releases' sites ------------------------------------------------------------------------------
 
 
-def _build_one(args) -> Built:
+def _build_one(args) -> Built | CrparseError:
+    """A release's site; or its refusal, where the release cannot be read again (a site's own
+    failure, a SiteError, ends the run)."""
     release, out, work, extra_js, force = args
-    return build_release(release.path, out, work / "releases" / release.key, key=release.key,
-                         extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), sha=release.sha)
+    try:
+        return build_release(release.path, out, work / "releases" / release.key, key=release.key,
+                             extra_js=extra_js, force=force, static=(str(STATIC),) if extra_js else (), sha=release.sha)
+    except CommandError:
+        raise
+    except CrparseError as why:
+        return why.located(str(release.path))
 
 
 def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tuple[str, ...], jobs: int,
@@ -383,7 +417,7 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
     # One release is the whole site; several are a site each, under the site's root.
     # Several releases are built side by side; one release is read and written by Sphinx's own workers.
     tasks = [(r, out if len(releases) == 1 else out / r.key, work, extra_js, force) for r in releases]
-    built: list[Built] = []
+    built: list[Built | CrparseError] = []
     if jobs > 1:
         from crparse.readers.pdf.confine import share_slots
 
@@ -393,7 +427,7 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
             built.append(_build_one(task))
             if progress:
                 progress("build", done, len(tasks))
-        return built
+        return _all_built(releases, built)
     pool = worker_pool(min(jobs, len(tasks)))
     finished = False
     try:
@@ -404,10 +438,17 @@ def _build_releases(releases: list[Release], out: Path, work: Path, extra_js: tu
         finished = True
     finally:
         end_pool(pool, finished)
+    return _all_built(releases, built)
+
+
+def _all_built(releases: list[Release], built: list[Built | CrparseError]) -> list[Built]:
+    unread = {r.sha: str(b) for r, b in zip(releases, built) if isinstance(b, CrparseError)}
+    if unread:
+        raise _Unread(unread)
     return built
 
 
-def _stoppable_build(task) -> Built:
+def _stoppable_build(task) -> Built | CrparseError:
     """A release's build in a pool's worker: Ctrl-C ends it (processes.stoppable)."""
     with stoppable():
         return _build_one(task)

@@ -243,10 +243,10 @@ def _index(db: sqlite3.Connection, paths: Iterable[str], progress: Progress | No
             chain = _Chain(db)
         else:
             chain.add(release, doc.effective_date, where)
-        report.aligned += _align_steps(db, chain, cache)
+        report.aligned += _align_steps(db, chain, cache, report.refused)
         if progress:
             progress("parse", n, len(todo))
-    report.aligned += _align_steps(db, chain or _Chain(db), cache, progress)
+    report.aligned += _align_steps(db, chain or _Chain(db), cache, report.refused, progress)
     if report.added or report.aligned or _lineage_missing(db):
         report.lineages = _write_lineages(db)
     # Two texts of one date: lineage, history and diff follow the first stored; said on each run,
@@ -368,19 +368,32 @@ class _Chain:
                 self.wanted[a[0], b[0]] = (a, b)
 
     def take(self) -> tuple[set[tuple[int, int]], list[tuple[tuple, tuple]]]:
-        """The steps to drop and the pairs to align (in date order), counted as done from here:
-        a pair that fails to align ends the run, and the next reads the store again."""
+        """The steps to drop and the pairs to align (in date order), counted as done from here
+        (a pair that fails to align is `left`)."""
         obsolete, wanted = self.obsolete, sorted(self.wanted.values(), key=lambda pair: pair[0][1])
         self.done -= obsolete
         self.done.update(self.wanted)
         self.obsolete, self.wanted = set(), {}
         return obsolete, wanted
 
+    def left(self, pair: tuple[tuple, tuple]) -> None:
+        """A pair not aligned in this run: the lineage stops before it, and the next run aligns it."""
+        self.done.discard((pair[0][0], pair[1][0]))
+
+
+class _NotLoaded(Exception):
+    """A release of a pair that could not be parsed again: its refusal, naming its file."""
+
+    def __init__(self, error: CrparseError):
+        self.error = error
+
 
 def _align_steps(db: sqlite3.Connection, chain: _Chain, cache: dict[int, tuple[Document, list[Unit]]],
-                 progress: Progress | None = None) -> int:
+                 refused: list[str], progress: Progress | None = None) -> int:
     """Align the consecutive dated releases not yet aligned; `cache` holds parsed releases by
-    id (a few at most: older ones are dropped)."""
+    id (a few at most: older ones are dropped). A pair whose release cannot be parsed again
+    (its file changed, the run's budget for reads again spent) is said in `refused` and left
+    for the next run: it ended the run, with releases left unstored and no lineage (sweep 37)."""
     obsolete, wanted = chain.take()
     if obsolete:
         with transaction(db):
@@ -390,15 +403,26 @@ def _align_steps(db: sqlite3.Connection, chain: _Chain, cache: dict[int, tuple[D
     def load(release: tuple[int, str, str]) -> tuple[Document, list[Unit]]:
         parsed = cache.pop(release[0], None)
         if parsed is None:
-            doc = parse(stored_bytes(db, release[0]), path=release[2])
+            try:
+                doc = parse(stored_bytes(db, release[0]), path=release[2])
+            except CrparseError as why:
+                raise _NotLoaded(why.located(release[2])) from None
             parsed = (doc, units(doc))
         cache[release[0]] = parsed  # the most recently used last
         while len(cache) > 3:
             del cache[next(iter(cache))]
         return parsed
 
+    aligned = 0
     for n, (a, b) in enumerate(wanted, 1):
-        (old, old_units), (new, new_units) = load(a), load(b)
+        try:
+            (old, old_units), (new, new_units) = load(a), load(b)
+        except _NotLoaded as why:
+            chain.left((a, b))
+            refused.append(f"{why.error}: so {a[2]} and {b[2]} were not aligned in this run (`crparse index` aligns "
+                           "them when run again)")
+            continue
+        aligned += 1
         pairs = align(old, new, old_units=old_units, new_units=new_units).pairs
         with transaction(db):
             db.execute("DELETE FROM pairs WHERE old_release = ? AND new_release = ?", (a[0], b[0]))
@@ -409,7 +433,7 @@ def _align_steps(db: sqlite3.Connection, chain: _Chain, cache: dict[int, tuple[D
             db.execute("INSERT INTO steps VALUES (?, ?)", (a[0], b[0]))
         if progress:
             progress("align", n, len(wanted))
-    return len(wanted)
+    return aligned
 
 
 def _lineage_missing(db: sqlite3.Connection) -> bool:
