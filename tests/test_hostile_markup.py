@@ -808,7 +808,7 @@ def test_rules_in_a_closed_comment_are_said(format, hiding):
 @pytest.mark.parametrize("format, hiding", [
     ("html", "<!--\n<p>100.3. Rule 3.</p>\n-->"), ("html", "<!-- \u00a0100.3. Rule 3. -->"),
     ("html", "<!--100.3.\tRule 3.-->"), ("html", "<!--\n103. Section\n-->"), ("html", "<?php 100.3. Rule 3. ?>"),
-    ("html", "<!x 100.3. Rule 3.>"),
+    ("html", "<!x 100.3. Rule 3.>"), ("html", "<![CDATA[100.3. Rule 3.]]>"),
     ("markdown", "<![CDATA[\n100.3. Rule 3.\n]]>"), ("markdown", "<?php\n100.3. Rule 3.\n?>"),
     ("markdown", "<!DOCTYPE x\n100.3. Rule 3.\n>"), ("markdown", "<!--\n<p>100.3. Rule 3.</p>\n-->"),
     ("markdown", "<!--\n\u00a0100.3. Rule 3.\n-->"),
@@ -816,7 +816,8 @@ def test_rules_in_a_closed_comment_are_said(format, hiding):
 def test_rules_in_markup_no_page_shows_are_said_in_every_form(format, hiding):
     """Commented-out paragraphs, a number after a no-break space or before a tab, a section
     heading, a processing instruction, a declaration, CDATA in Markdown: rules in them went
-    nowhere without a word (sweep 21)."""
+    nowhere without a word (sweep 21). CDATA in a page, which browsers do not show, was read into
+    the rules (sweep 37)."""
     if format == "markdown":
         text = f"# 100. General\n\n100.1. One.\n\n100.2. Two.\n\n{hiding}\n\n100.9. Nine.\n"
     else:
@@ -1112,3 +1113,17 @@ def test_a_hidden_paragraph_left_open_hides_only_itself():
     assert [r.number for r in doc.rules if "." in r.number] == ["100.1", "100.2", "100.3", "100.4", "101.1"]
     assert "print-only" not in "\n".join(crparse.source_lines(text.encode(), format="html"))
     assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["info"]
+
+
+@pytest.mark.parametrize("reference", ["&#", "&#x", "&#X", "&#a", "&#xZ", "&#-"])
+def test_a_reference_sign_that_starts_no_reference_is_text(reference):
+    """html.parser waited for a ";" after "&#" with no digit, and with none left in the page read
+    the rest of it as one text: its tags in a rule, the rules after it gone, without a word
+    (sweep 37). A browser shows "&#" as it is."""
+    page = ("<html><body>\n<p>100. General</p>\n<p>100.1. First rule.</p>\n"
+            f"<p>100.2. Second rule, see {reference} here.</p>\n<p>100.3. Third rule.</p>\n<p>100.4. Fourth &#65 &#x42.</p>\n"
+            "</body></html>\n")
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.2").text == f"Second rule, see {reference} here."
+    assert doc.rule("100.4").text == "Fourth A B."

@@ -116,6 +116,31 @@ def test_an_invisible_character_before_a_rule_number_in_a_page(entity):
     assert [d.code for d in doc.diagnostics if d.code == "invisible-characters"] == ["invisible-characters"]
 
 
+@pytest.mark.parametrize("between", ["\u00a0", "\u202f", "\u2003", "\u3000", "\u200b ", "\u00ad ", "\u200b", "\ufeff\u00a0"])
+@pytest.mark.parametrize("format", ["text", "markdown"])
+def test_a_space_of_another_kind_after_a_rule_number_starts_the_rule_still(between, format):
+    """A no-break space after every rule number refused a release as having "no numbered rules",
+    and half a DOCX's rules ran into their neighbours (sweep 37)."""
+    text = _RULES.replace(". ", "." + between)
+    doc = crparse.parse(text.encode(), format=format)
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.3").text == "Three." and doc.rule("100.4").text == "Four."
+    said = [d for d in doc.diagnostics if d.code == "invisible-characters"]
+    assert len(said) == 1 and "between a line's number and its text" in said[0].message, doc.diagnostics
+
+
+def test_a_no_break_space_after_a_number_in_rtf_and_docx():
+    from builders import make_docx
+
+    rtf = "{\\rtf1\\ansi 100. Intro\\par 100.1.\\~First rule.\\par 100.2.\\~Second rule.\\par 100.3.\\~Third.\\par}"
+    assert [r.number for r in crparse.parse(rtf.encode(), format="rtf").rules] == ["100", "100.1", "100.2", "100.3"]
+    docx = make_docx(["100. Intro", "100.1.\u00a0First rule.", "100.1a\u00a0A subrule.", "100.2.\u00a0Second rule.",
+                      "100.3.\u00a0Third."])
+    doc = crparse.parse(docx, format="docx")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.1a", "100.2", "100.3"]
+    assert doc.rule("100.1a").text == "A subrule."
+
+
 def test_invisible_characters_inside_a_line_are_kept():
     doc = crparse.parse(_RULES.replace("Two.", "Two\u200b words\u00ad.").encode(), format="text")
     assert doc.rule("100.2").text == "Two\u200b words\u00ad."

@@ -9,6 +9,11 @@ Unicode says to show nothing for unless supported (Default_Ignorable_Code_Point:
 variation selectors, the combining grapheme joiner), the Braille blank, and the form feed and
 vertical tab of page breaks) are taken out of a line's leading run; ASCII spaces and tabs, which
 the block stage reads as indentation, stay.
+
+So are those between a line's leading number and its text: a no-break space after every rule
+number (RTF's `\\~`, a converter's U+00A0, an ideographic space) refused a whole release as
+having "no numbered rules", and half a DOCX's rules ran into their neighbours (sweep 37). There a
+space of any kind reads as a space, and the rest is taken out.
 """
 
 from __future__ import annotations
@@ -66,28 +71,58 @@ def _without(run: re.Match[str], text: str) -> str:
     return _NOT_ASCII_SPACE.sub("", run[0]) + text[run.end():]
 
 
+# A line's leading number (a part, section, rule or subrule: "1.", "100.", "100.1a.", "100.1a")
+# before a character that is not ASCII.
+_NUMBER_THEN_WIDE = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)(?=[^\x00-\x7f])")
+
+
+_DIGITS = frozenset("0123456789 \t")
+
+
+def _spaced(run: str) -> str:
+    """A run of spaces and invisible characters after a number: its spaces as ASCII spaces, or
+    one space where it has none (a zero-width space parts the number from its text)."""
+    return "".join(" " if c in " \t" or unicodedata.category(c) == "Zs" else "" for c in run) or " "
+
+
 def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic | None]:
-    """`lines` with the invisible characters before each line's text removed, and an info
-    diagnostic counting the lines that had some (None when none had)."""
+    """`lines` with the invisible characters before each line's text removed, and those between a
+    leading number and the text after it, and an info diagnostic counting the lines that had
+    some (None when none had)."""
     changed: list[int] = []
     names: dict[str, None] = {}
+    after_number = 0
     out = lines
     for i, line in enumerate(lines):
         run = _invisible_run(line)
         if run is None:
+            first = line[:1]
+            # most lines: no number, or one followed by ASCII ("100.100a." is 9 characters)
+            if first not in _DIGITS or (line[:12] if first not in " \t" else line.lstrip(" \t")[:12]).isascii():
+                continue
+            text = line
+        else:
+            text = _without(run, line)
+        number = None if text.isascii() else _NUMBER_THEN_WIDE.match(text)
+        after = _leading_run().match(text, number.end()) if number else None
+        if run is None and after is None:
             continue
         if out is lines:
             out = list(lines)
-        leading = run[0]
-        out[i] = _without(run, line)
+        if after is not None:
+            text = text[:number.end()] + _spaced(after[0]) + text[after.end():]
+            after_number += 1
+        out[i] = text
         if len(changed) < 100:  # the characters of the first lines are named
-            for char in dict.fromkeys(leading):
+            for char in dict.fromkeys((run[0] if run else "") + (after[0] if after else "")):
                 if char not in " \t" and len(names) < 4:
                     names.setdefault(f"U+{ord(char):04X} {_NAMES.get(char) or unicodedata.name(char, 'unnamed').lower()}")
         changed.append(i + 1)
     if not changed:
         return lines, None
     more = f" (and {len(changed) - 1:,} more lines)" if len(changed) > 1 else ""
+    where = ("before a line's text" if not after_number else "between a line's number and its text"
+             if after_number == len(changed) else "before a line's text or between its number and its text")
     return out, Diagnostic(changed[0], "info", "invisible-characters",
-                           f"invisible characters before a line's text removed ({', '.join(names)}), so that a "
-                           f"rule number after them starts a rule{more}")
+                           f"invisible characters {where} removed ({', '.join(names)}; spaces read as spaces), so "
+                           f"that a rule number there starts a rule{more}")

@@ -308,8 +308,8 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         # rules commented out went without a word (sweep 20)
         diagnostics.append(
             Diagnostic(None, "warning", "html-not-text",
-                       f"{walk.commented:,} comment(s), declaration(s) or processing instruction(s) hold what reads "
-                       "as rules (a rule number at a line's start), not read"))
+                       f"{walk.commented:,} comment(s), CDATA section(s), declaration(s) or processing instruction(s) "
+                       "hold what reads as rules (a rule number at a line's start), not read"))
     if walk.ruby:
         diagnostics.append(Diagnostic(None, "warning", "html-not-text",
                                       f"{walk.ruby:,} ruby annotation(s) (<rt>) not read"))
@@ -461,10 +461,16 @@ def _soup_class():
 # letter after it stays out of the reference).
 _LONG_REFERENCE = re.compile(r"&#([0-9]{8,})")
 _PAST_UNICODE = str(0x110000)
+# A "&#" that starts no reference (no digit after it) is text to a browser. html.parser, as bs4
+# runs it, waits for a ";" after it, and with none left in the page read the rest as one text, its
+# tags and rules in it (sweep 37): it is written as the text it is.
+_NO_REFERENCE = re.compile(r"&#(?![0-9]|[xX][0-9a-fA-F])")
 
 
 def shorten_references(text: str) -> tuple[str, int]:
-    """`text` with its long decimal references shortened, and how many were past U+10FFFF."""
+    """`text` with its long decimal references shortened, and how many were past U+10FFFF; a
+    "&#" that starts no reference written `&amp;#`."""
+    text = _NO_REFERENCE.sub("&amp;#", text)
     past = 0
 
     def shortened(match: re.Match) -> str:
@@ -640,9 +646,11 @@ class _Walk:
         from bs4 import CData, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
         from bs4.element import RubyTextString
 
-        # exactly these, as bs4's get_text: not comments, doctypes, nor the text of <rt> and <rp>
-        text_types = (NavigableString, CData)
-        not_shown = (Comment, ProcessingInstruction, Declaration, Doctype)
+        # as bs4's get_text: not comments, doctypes, nor the text of <rt> and <rp>; nor a CDATA
+        # section, which in an HTML page (outside SVG and MathML) is a comment a browser does not
+        # show: its rules were read into the page without a word (sweep 37)
+        text_types = (NavigableString,)
+        not_shown = (Comment, ProcessingInstruction, Declaration, Doctype, CData)
         hidden = 0  # inside a script, style or head: nothing is read
         pre = 0  # inside <pre>: line breaks are kept
         stack: list = [root]
