@@ -106,6 +106,44 @@ def test_the_plugin_takes_a_month_or_a_year_and_refuses_what_is_no_date(tmp_path
     assert bad.returncode == 4 and "--cr-rules-date '2009-02-30' is not a date" in bad.stderr, (bad.stdout, bad.stderr)
 
 
+def test_a_setting_the_cli_refuses_is_a_usage_error_of_the_plugin(tmp_path):
+    """Every document was refused for it and passed over as no CR document: "no tests ran",
+    exit 5, saying nothing of why (sweep 37)."""
+    (tmp_path / "docs").mkdir()
+    document(tmp_path / "docs")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples",
+                          str(tmp_path / "docs")], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_MAX_INPUT="zz"))
+    assert run.returncode == 4 and "the setting CRPARSE_MAX_INPUT='zz' is not a number" in run.stderr, \
+        (run.stdout[-2000:], run.stderr[-2000:])
+
+
+def test_an_interrupt_whose_traceback_has_an_entry_without_a_line_is_reported(monkeypatch):
+    """Ctrl-C while documents were read: an entry of Python 3.11's traceback had no line number,
+    and pytest's report of the interrupt failed on it with a TypeError traceback (sweep 37)."""
+    import types
+
+    import _pytest._code
+
+    from crparse.examples import plugin
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    try:
+        interrupted()
+    except KeyboardInterrupt as err:
+        top = err.__traceback__
+        # an entry whose instruction has no line, as Python 3.11 may leave one
+        unnumbered = types.TracebackType(top.tb_next, top.tb_next.tb_frame, 10**6, -1)
+        assert unnumbered.tb_lineno is None
+        top.tb_next = unnumbered
+        excinfo = _pytest._code.ExceptionInfo.from_exc_info((KeyboardInterrupt, err, top))
+    monkeypatch.setattr(plugin, "_ACTIVE", True)
+    plugin.pytest_keyboard_interrupt(excinfo)
+    assert "KeyboardInterrupt" in str(excinfo.getrepr(funcargs=True))
+
+
 def test_the_plugin_reads_a_directory_as_crparse_does(tmp_path):
     """A link in the directory leading out of it: pytest's own walk followed it, and the
     outside file's examples ran and were shown (sweep 14); crparse skips such a link."""
@@ -163,7 +201,20 @@ def test_an_undated_fragment_without_a_store_is_refused_with_what_to_do(tmp_path
     path = document(tmp_path, dated=False)
     done = crparse("examples", str(path), "--db", str(tmp_path / "no-store.sqlite"))
     assert done.returncode == 2 and "no rules date" in done.stderr and "--rules-date" in done.stderr
+    assert "no store to identify it (run `crparse index DIR`" in done.stderr
     assert crparse("examples", str(path), "--rules-date", "2026-01-16").returncode == 0
+
+
+def test_an_undated_fragment_a_store_does_not_know_is_refused_saying_so(tmp_path):
+    """With a store given, "no store to identify it (run `crparse index DIR`...)" misled (sweep 37)."""
+    from crparse.errors import CrparseError
+    from crparse.examples import rules_date
+
+    import crparse as api
+
+    doc = api.parse(document(tmp_path, dated=False))
+    with pytest.raises(CrparseError, match=r"and the store holds no release like it \(index its release"):
+        rules_date(doc, identify=lambda doc: [])
 
 
 def test_unsupported_examples_say_which_sentence(tmp_path):

@@ -152,6 +152,18 @@ def test_cli_refs(capsys):
     assert capsys.readouterr().out.startswith("<?xml")
 
 
+@pytest.mark.parametrize("options, says", [
+    (["--graph", "graphml", "--json"], "it takes no --json"), (["--graph", "json", "--broken"], "it takes no --broken"),
+    (["702", "--graph", "json"], "it takes no RULE"), (["--broken", "--incoming"], "it takes no RULE nor --incoming"),
+    (["--incoming"], "--incoming shows what cites a RULE: give one"),
+])
+def test_cli_refs_options_one_another_makes_meaningless_are_refused(capsys, options, says):
+    """They were passed over without a word: `--json --graph graphml` printed GraphML (sweep 37)."""
+    assert main(["refs", str(FIXTURES / "references.txt"), *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and says in captured.err and len(captured.err.splitlines()) == 1
+
+
 def test_cli_cite_check(tmp_path, capsys):
     code = tmp_path / "engine"
     code.mkdir()

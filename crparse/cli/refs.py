@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import crparse
 from crparse.cli import exits
-from crparse.errors import CrparseError, quoted
+from crparse.errors import CommandError, CrparseError, quoted
 from crparse.inputs import inputs
 from crparse.limits import max_references
 from crparse.inputs import FORMATS
@@ -97,6 +97,17 @@ def _describe(doc, graph, ref: Reference) -> str:
 
 
 def run_refs(args) -> int:
+    # options that another one makes meaningless were passed over without a word: `--json
+    # --graph graphml` printed GraphML, `--broken 702 --incoming` every broken reference (sweep 37)
+    given = [name for name, on in (("RULE", args.rule is not None), ("--broken", args.broken),
+                                   ("--incoming", args.incoming), ("--json", args.json)) if on]
+    if args.graph and given:
+        raise CommandError(f"refs: --graph prints the whole graph, in the format it names: it takes no {given[0]} "
+                           "(see --help)")
+    if args.broken and args.rule is not None or args.broken and args.incoming:
+        raise CommandError("refs: --broken lists every broken reference: it takes no RULE nor --incoming (see --help)")
+    if args.incoming and args.rule is None:
+        raise CommandError("refs: --incoming shows what cites a RULE: give one (see --help)")
     doc = _load(args.path, args.format)
     if doc is None:
         return exits.REFUSED

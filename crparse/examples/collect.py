@@ -72,8 +72,11 @@ def rules_date(doc: Document, *, identify=None) -> tuple[str, str]:
         if found:
             span = found[0] if len(found) == 1 else f"{found[0]} .. {found[-1]}"
             return found[-1], f"the release crparse identify finds for it ({span})"
-    raise CrparseError("no rules date: the document has no effective date and no change stamps, and no store "
-                       "to identify it (run `crparse index DIR`, or give --rules-date)", path=doc.source.path)
+    # with a store that knows none of it, the advice to build one misled (sweep 37)
+    store = ("the store holds no release like it (index its release, or give --rules-date)" if identify is not None
+             else "no store to identify it (run `crparse index DIR`, or give --rules-date)")
+    raise CrparseError(f"no rules date: the document has no effective date and no change stamps, and {store}",
+                       path=doc.source.path)
 
 
 def given_rules_date(given: str) -> tuple[str, str]:

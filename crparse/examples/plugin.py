@@ -53,6 +53,16 @@ def pytest_configure(config) -> None:
         # __init__.py, a conftest.py too (sweep 25). Only CR documents are given to it.
         raise pytest.UsageError(f"--cr-examples: {path} is not a directory nor a CR document "
                                 f"({', '.join(sorted(_SUFFIXES))})")
+    if path is not None:
+        # a setting the CLI refuses (exit 2, one line) made every document a refusal, passed over
+        # as no CR document: "no tests ran", saying nothing of why (sweep 37)
+        from crparse.limits import check_settings
+
+        errors, _ = check_settings(os.environ)
+        if errors:
+            raise pytest.UsageError(f"--cr-examples: {errors[0]}")
+        global _ACTIVE
+        _ACTIVE = True
     if path and not os.path.isdir(path):
         # a FIFO or a device named so: pytest said "not found", in two lines, of a file that is
         # there (sweep 28); crparse reads regular files only
@@ -85,6 +95,30 @@ def pytest_configure(config) -> None:
         if hasattr(config.pluginmanager, "_confcutdir"):
             top = os.path.abspath(path)
             config.pluginmanager._confcutdir = Path(top if os.path.isdir(top) else os.path.dirname(top))
+
+
+_ACTIVE = False  # --cr-examples given in this session
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_keyboard_interrupt(excinfo) -> None:
+    """Ctrl-C while documents are read: Python 3.11 may leave an entry of the interrupt's
+    traceback without a line number (an instruction that has none), and pytest's report of the
+    interrupt then failed on it, with a traceback of its own (sweep 37). Such entries are left out
+    of the traceback pytest shows."""
+    if not _ACTIVE:
+        return
+    seen, error = set(), excinfo.value
+    while error is not None and id(error) not in seen:  # the chain pytest shows
+        seen.add(id(error))
+        tb = error.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            if tb.tb_next.tb_lineno is None:
+                tb.tb_next = tb.tb_next.tb_next
+            else:
+                tb = tb.tb_next
+        error = error.__cause__ or (None if error.__suppress_context__ else error.__context__)
+    excinfo.traceback = type(excinfo.traceback)(excinfo.tb)
 
 
 def _collection_argument(path: str) -> str:
