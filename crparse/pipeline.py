@@ -95,7 +95,9 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
                 raise _too_large(limit, path) from None
             raise CrparseError(why.reason, path=path) from None
     else:
-        raw = source.encode("utf-8", "replace") if isinstance(source, str) else source
+        # a lone surrogate in text given is no character: U+FFFD, as a reader's (it was "?", which
+        # the text may hold itself: sweep 37)
+        raw = _SURROGATE.sub("\ufffd", source).encode("utf-8") if isinstance(source, str) else source
     if len(raw) > limit:
         raise _too_large(limit, path)
     return raw, path

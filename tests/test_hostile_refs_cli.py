@@ -308,6 +308,13 @@ def test_library_json_holds_no_lone_surrogate():
     assert json.loads(text)["title"] == "A\ufffdB"
 
 
+def test_text_given_with_a_lone_surrogate_reads_it_as_a_replacement_character():
+    """parse(str) wrote it as "?", which a text may hold itself, without a word (sweep 37)."""
+    doc = crparse.parse(cr(rule="A rule, host\ud800ile."))
+    assert doc.rule("100.3").text == "A rule, host\ufffdile."
+    assert "replacement-characters" in [d.code for d in doc.diagnostics]
+
+
 def test_graphml_with_control_characters_is_well_formed_xml(tmp_path):
     text = cr(glossary="See Cycling.").replace("100. General", "100. Gen\x01eral").replace("Hostile\n", "Host\x02ile\n")
     path = write(tmp_path / "cr.txt", text)
