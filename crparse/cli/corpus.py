@@ -106,8 +106,9 @@ def run_index(args) -> int:
     for message in report.passed_over + report.refused:
         say(f"crparse: {message}")
     for gone in report.gone:
-        say(f"crparse: {printable(gone)}: the stored release is no longer there, nor met elsewhere: dropped from the "
-            "store")
+        # "no longer there" was said of an edition whose chapter had changed (sweep 37)
+        say(f"crparse: {printable(gone)}: the stored release's file no longer holds its text (removed, replaced or "
+            "changed), nor is it met elsewhere: dropped from the store (index its directory to store it as it is now)")
     for undated in report.undated:
         say(f"crparse: {undated}: no effective date found: stored, left out of lineage")
     for same in report.same_date:
