@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from itertools import islice
 from typing import Union
 
@@ -18,6 +17,7 @@ from crparse import shapes as C
 from crparse.blocks.regions import Regions, find_regions, is_hard_wrapped, rule_starts
 from crparse.blocks.tokenize import tokenize
 from crparse.collector import collector_paused
+from crparse.decode.damage import LONE_SURROGATE
 from crparse.decode.invisible import without_leading_invisible
 from crparse.errors import CrparseError, RefusedInput
 from crparse.inputs import Unread, read_regular
@@ -97,7 +97,7 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
     else:
         # a lone surrogate in text given is no character: U+FFFD, as a reader's (it was "?", which
         # the text may hold itself: sweep 37)
-        raw = _SURROGATE.sub("\ufffd", source).encode("utf-8") if isinstance(source, str) else source
+        raw = LONE_SURROGATE.sub("\ufffd", source).encode("utf-8") if isinstance(source, str) else source
     if len(raw) > limit:
         raise _too_large(limit, path)
     return raw, path
@@ -119,8 +119,6 @@ def _is_path(text: str) -> bool:
 # What no reader's text may hold: a lone surrogate (docutils' `unicode:: U+D800`, an escape in
 # any markup) is no character, and the store's SQLite, like any UTF-8 output, refuses it:
 # `identify` and `index` ended with a UnicodeEncodeError, exit 3 (sweep 34).
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
 
 def _without_surrogates(extract) -> Diagnostic | None:
     """Replace the lone surrogates of an extract's lines by U+FFFD, in place; a warning saying
@@ -130,8 +128,8 @@ def _without_surrogates(extract) -> Diagnostic | None:
         if lines is None:
             continue
         for i, line in enumerate(lines):
-            if _SURROGATE.search(line):
-                lines[i], n = _SURROGATE.subn("\ufffd", line)
+            if LONE_SURROGATE.search(line):
+                lines[i], n = LONE_SURROGATE.subn("\ufffd", line)
                 found += n if lines is extract.lines else 0
     if not found:
         return None

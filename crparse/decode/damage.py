@@ -12,6 +12,10 @@ from crparse.nodes import Diagnostic
 _QUESTION = re.compile(r"\?")
 _REPLACEMENT = "\ufffd"
 
+# A lone surrogate is no character (an escape in markup, a file name's byte that is not UTF-8 in
+# Python): no UTF-8 output or SQLite store takes one, so whatever writes text replaces it.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
 # Releases have a handful of these from genuine mis-conversions; a lossy copy has hundreds.
 QUESTION_MARK_THRESHOLD = 40
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Sequence
 
 import msgspec
 
+from crparse.decode.damage import LONE_SURROGATE
 from crparse.nodes import Cited, Diagnostic, Document, Example, Reference
 
 SCHEMA_VERSION = "1.4"  # 1.1: source.files, links; 1.2: references; 1.3: the diff output (diff.schema.json); 1.4: diff complete
@@ -156,18 +156,17 @@ def dumps(doc: Document, references: Sequence[Reference], *, indent: int | None 
 # valid UTF-8, so text is written with U+FFFD in their place, and file names with each byte that
 # is not UTF-8 as `\xNN`, the name still telling which file it was.
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def valid_text(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+    return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
 
 
 def path_text(path: str) -> str:
     r"""A file name as text: each of its bytes that are not UTF-8 (which Python keeps as a
     lone surrogate, U+DC80..U+DCFF) written as `\xNN`, so two such names stay apart."""
-    if not _SURROGATE.search(path):
+    if not LONE_SURROGATE.search(path):
         return path
     try:
         raw = os.fsencode(path)
@@ -209,10 +208,10 @@ def _without_surrogates(data: dict) -> dict:
 
     def fix(value):
         if value.__class__ is str:
-            found = len(_SURROGATE.findall(value))
+            found = len(LONE_SURROGATE.findall(value))
             if found:
                 replaced[0] += found
-                return _SURROGATE.sub("\ufffd", value)
+                return LONE_SURROGATE.sub("\ufffd", value)
             return value
         if value.__class__ is dict:
             return {k: fix(v) for k, v in value.items()}
