@@ -119,7 +119,6 @@ def _is_path(text: str) -> bool:
 # What no reader's text may hold: a lone surrogate (docutils' `unicode:: U+D800`, an escape in
 # any markup) is no character, and the store's SQLite, like any UTF-8 output, refuses it:
 # `identify` and `index` ended with a UnicodeEncodeError, exit 3 (sweep 34).
-
 def _without_surrogates(extract) -> Diagnostic | None:
     """Replace the lone surrogates of an extract's lines by U+FFFD, in place; a warning saying
     how many, if any."""
