@@ -10,6 +10,8 @@ refusal did not say it had been read as HTML. Each input runs through the CLI in
 
 from __future__ import annotations
 
+import html
+
 import json
 import re
 import warnings
@@ -1115,7 +1117,7 @@ def test_a_hidden_paragraph_left_open_hides_only_itself():
     assert [d.severity for d in doc.diagnostics if "hidden by their attributes" in d.message] == ["info"]
 
 
-@pytest.mark.parametrize("reference", ["&#", "&#x", "&#X", "&#a", "&#xZ", "&#-"])
+@pytest.mark.parametrize("reference", ["&#", "&#x", "&#X", "&#a", "&#xZ", "&#-", "&#66a", "&#8212and", "&#99999999a"])
 def test_a_reference_sign_that_starts_no_reference_is_text(reference):
     """html.parser waited for a ";" after "&#" with no digit, and with none left in the page read
     the rest of it as one text: its tags in a rule, the rules after it gone, without a word
@@ -1125,5 +1127,19 @@ def test_a_reference_sign_that_starts_no_reference_is_text(reference):
             "</body></html>\n")
     doc = crparse.parse(page.encode(), format="html")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
-    assert doc.rule("100.2").text == f"Second rule, see {reference} here."
+    assert doc.rule("100.2").text == f"Second rule, see {html.unescape(reference)} here."
     assert doc.rule("100.4").text == "Fourth A B."
+
+
+@pytest.mark.parametrize("hiding", ["<!--</noscript>-->", "<![CDATA[</noscript>]]>", "<?x </noscript> ?>",
+                                    "<!x </noscript> >", '<a title="</noscript>">', "&#12a</noscript>"])
+def test_a_noscript_ends_at_its_first_end_tag(hiding):
+    """A browser reads a <noscript>'s text to its first end tag; html.parser nests elements in it,
+    and an end tag inside a comment, a CDATA section, an attribute... held the rest of the page,
+    with a warning that it was left unclosed (sweep 38)."""
+    page = ("<html><body><p>100. General</p><p>100.1. One.</p><p>100.2. Two.</p>"
+            f"<noscript><p>Turn scripts on.</p>{hiding}<p>100.3. Three.</p><p>100.4. Four.</p></body></html>")
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    # what follows the end tag a browser shows ("-->"): a stray line
+    assert not [d for d in doc.diagnostics if d.severity == "warning" and d.code != "stray-line"], doc.diagnostics

@@ -72,8 +72,9 @@ def _without(run: re.Match[str], text: str) -> str:
 
 
 # A line's leading number (a part, section, rule or subrule: "1.", "100.", "100.1a.", "100.1a")
-# before a character that is not ASCII.
-_NUMBER_THEN_WIDE = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)(?=[^\x00-\x7f])")
+# before a character that is not ASCII, or spaces and one (a space, then a zero-width one, kept
+# it in the rule's text without a word: sweep 38).
+_NUMBER_THEN_WIDE = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)(?=[ \t]*[^\x00-\x7f])")
 
 
 _DIGITS = frozenset("0123456789 \t")
@@ -98,7 +99,7 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
         if run is None:
             first = line[:1]
             # most lines: no number, or one followed by ASCII ("100.100a." is 9 characters)
-            if first not in _DIGITS or (line[:12] if first not in " \t" else line.lstrip(" \t")[:12]).isascii():
+            if first not in _DIGITS or (line[:16] if first not in " \t" else line.lstrip(" \t")[:16]).isascii():
                 continue
             text = line
         else:
@@ -125,4 +126,4 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
              if after_number == len(changed) else "before a line's text or between its number and its text")
     return out, Diagnostic(changed[0], "info", "invisible-characters",
                            f"invisible characters {where} removed ({', '.join(names)}; spaces read as spaces), so "
-                           f"that a rule number there starts a rule{more}")
+                           f"that a rule number there starts a rule, its text without them{more}")

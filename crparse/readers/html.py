@@ -259,6 +259,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
             markup, unclosed = _closed_where_the_page_starts(markup)
+            markup = _noscript_as_text(markup)
             soup = _soup_class()(markup, "html.parser")
         except RefusedInput:
             raise
@@ -461,15 +462,18 @@ def _soup_class():
 # letter after it stays out of the reference).
 _LONG_REFERENCE = re.compile(r"&#([0-9]{8,})")
 _PAST_UNICODE = str(0x110000)
-# A "&#" that starts no reference (no digit after it) is text to a browser. html.parser, as bs4
-# runs it, waits for a ";" after it, and with none left in the page read the rest as one text, its
-# tags and rules in it (sweep 37): it is written as the text it is.
+# A "&#" that starts no reference (no digit after it) is text to a browser, and a decimal one
+# without its ";" ends at the first character that is no digit ("&#8212and" is "—and").
+# html.parser, as bs4 runs it, knows neither: it waits for a ";", and with none left in the page
+# read the rest as one text, its tags and rules in it (sweep 37; a decimal one before a letter a-f,
+# sweep 38). They are written as a browser reads them.
 _NO_REFERENCE = re.compile(r"&#(?![0-9]|[xX][0-9a-fA-F])")
+_DECIMAL_BEFORE_HEX_LETTER = re.compile(r"(&#[0-9]+)(?=[a-fA-F])")
 
 
 def shorten_references(text: str) -> tuple[str, int]:
     """`text` with its long decimal references shortened, and how many were past U+10FFFF; a
-    "&#" that starts no reference written `&amp;#`."""
+    "&#" that starts no reference written `&amp;#`, and a decimal one before a letter a-f ended."""
     text = _NO_REFERENCE.sub("&amp;#", text)
     past = 0
 
@@ -481,11 +485,12 @@ def shorten_references(text: str) -> tuple[str, int]:
             digits = _PAST_UNICODE
         return "&#" + digits
 
-    return _LONG_REFERENCE.sub(shortened, text), past
+    return _DECIMAL_BEFORE_HEX_LETTER.sub(r"\1;", _LONG_REFERENCE.sub(shortened, text)), past
 
 
 # What in a skipped element reads as the page's own text: a rule number at a line's start, or the
 # markup of paragraphs (a script or style holds its text as it is written)
+_TAG_TEXT = re.compile(r"<[^<>]*+>")
 _READS_AS_PAGE = re.compile(r"(?m)^[ \t]*\d{3}\.\d+[a-z]?\.? |<(?:p|div|br|li|h[1-6])\b", re.I)
 
 
@@ -532,7 +537,27 @@ _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\
                           r"|<(?:section|article|main|table)\b", re.I | re.M)
 
 
-_RAW_TEXT = ("script", "style")
+# Elements whose text runs to their first end tag, markup and all. A browser (with scripts on)
+# reads a <noscript> so; html.parser nests elements in it, and an end tag inside a comment, an
+# attribute or a CDATA section in it (`<noscript><!--</noscript>-->`) held the rest of the page,
+# not read (sweep 38): its text is handed to html.parser as text (_noscript_as_text).
+_RAW_TEXT = ("script", "style", "noscript")
+_NOSCRIPT = re.compile(r"<noscript(?=[\s/>])", re.I | re.A)
+
+
+def _noscript_as_text(markup: str) -> str:
+    """The markup with each closed <noscript>'s text escaped (`<` as `&lt;`), as a browser reads it."""
+    pieces, done = [], 0
+    for start in _NOSCRIPT.finditer(markup):
+        if start.start() < done:  # inside the text of one before
+            continue
+        tag_end = markup.find(">", start.end())
+        end = _raw_text_end("noscript").search(markup, tag_end + 1) if tag_end >= 0 else None
+        if end is None:
+            break
+        pieces += [markup[done:tag_end + 1], markup[tag_end + 1:end.start()].replace("<", "&lt;")]
+        done = end.start()
+    return "".join(pieces) + markup[done:] if pieces else markup
 
 
 @cache
@@ -677,8 +702,10 @@ class _Walk:
                 name = node.name
                 if name in _NOT_TEXT:
                     self.dropped += 1  # nested ones too: each was an element the page held
-                    if not hidden and _READS_AS_PAGE.search("".join(
-                            str(d) for d in node.descendants if isinstance(d, NavigableString))):  # a script's too
+                    text = "".join(str(d) for d in node.descendants if isinstance(d, NavigableString))  # a script's too
+                    if name == "noscript":  # its markup is its text (_noscript_as_text): looked at as elements
+                        text = _TAG_TEXT.sub(" ", text)
+                    if not hidden and _READS_AS_PAGE.search(text):
                         self.swallowed.append(name)
                     hidden += 1
                 elif not hidden and node.attrs and _concealed(node.attrs):
