@@ -207,12 +207,17 @@ def test_docs_of_a_seed_fragment(tmp_path):
     assert page.find(id="801.1").find(class_="cr-external").get_text() == "rule 809"
 
 
-@pytest.mark.parametrize("problem", ["missing", "output-is-a-file", "no-input"])
+@pytest.mark.parametrize("problem", ["missing", "output-is-a-file", "no-input", "jobs--3", "jobs-0", "jobs-x"])
 def test_docs_refusals_are_one_line(tmp_path, problem):
     (tmp_path / "file").write_text("x")
+    seed = "corpus/002_5de42b84d94734e9.txt"
     args = {"missing": ["docs", str(tmp_path / "nope.txt"), "-o", str(tmp_path / "o")],
-            "output-is-a-file": ["docs", "corpus/002_5de42b84d94734e9.txt", "-o", str(tmp_path / "file")],
-            "no-input": ["docs", "-o", str(tmp_path / "o")]}[problem]
+            "output-is-a-file": ["docs", seed, "-o", str(tmp_path / "file")],
+            "no-input": ["docs", "-o", str(tmp_path / "o")]}.get(problem)
+    if problem.startswith("jobs-"):  # -3 and 0 were taken for 1, silently (sweep 38)
+        args = ["docs", seed, "-o", str(tmp_path / "o"), f"--jobs={problem[5:]}"]
     done = crparse(*args)
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    if problem.startswith("jobs-"):
+        assert "is not a number of processes (1 or more)" in done.stderr and not (tmp_path / "o").exists()

@@ -217,6 +217,14 @@ def test_an_undated_fragment_a_store_does_not_know_is_refused_saying_so(tmp_path
         rules_date(doc, identify=lambda doc: [])
 
 
+@pytest.mark.parametrize("rule", ["x", "999.9z", "", "801.2z"])
+def test_a_rule_the_document_lacks_is_refused(tmp_path, rule):
+    """It ran no example and passed, "0 examples", exit 0 (sweep 38)."""
+    done = crparse("examples", str(document(tmp_path)), "--rule", rule, "--rules-date", "2026-01-16")
+    assert done.returncode == 2 and f"--rule: no rule {rule!r} in the document" in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
 def test_unsupported_examples_say_which_sentence(tmp_path):
     path = document(tmp_path, {"801.9": "Alex juggles three torches while Rob watches."})
     (result,) = json.loads(crparse("examples", str(path), "--json").stdout)

@@ -21,9 +21,22 @@ def add_commands(commands) -> None:
     d.add_argument("paths", nargs="*", metavar="PATH", help="releases: files or directories (read recursively)")
     d.add_argument("-o", "--output", required=True, metavar="OUT", help="the site's directory")
     d.add_argument("--db", metavar="PATH", nargs="?", const=True, help="take the releases of the store (" + DB_HELP + ")")
-    d.add_argument("--jobs", type=int, metavar="N", help="releases built at once (default: the cores)")
+    d.add_argument("--jobs", type=_processes, metavar="N", help="releases built at once (default: the cores)")
     d.add_argument("--force", action="store_true", help="build every page again")
     d.set_defaults(run=run_docs)
+
+
+def _processes(text: str) -> int:
+    """--jobs: a number of processes, 1 or more, as CRPARSE_JOBS (-3 and 0 were taken for 1,
+    silently: sweep 38)."""
+    import argparse
+
+    from crparse.limits import jobs_given
+
+    given = jobs_given(text)
+    if given is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 or more)")
+    return given
 
 
 def run_docs(args) -> int:

@@ -39,6 +39,11 @@ def run_examples_command(args) -> int:
     if args.emit_pytest:  # refused before the examples run, not after
         _check_directory(Path(args.emit_pytest))
     doc = crparse.parse(Path(args.path))
+    if args.rule is not None and not any(r.number.rstrip(".") == args.rule.rstrip(".") for r in doc.rules):
+        # "0 examples", exit 0, for a rule the document lacks, or no rule number at all (sweep 38)
+        from crparse.errors import quoted
+
+        raise CrparseError(f"--rule: no rule {quoted(args.rule)} in the document", path=args.path)
     if args.rules_date:
         date, how = given_rules_date(args.rules_date)
     else:
