@@ -37,6 +37,12 @@ class RefusedInput(CrparseError):
     """The input is not a Comprehensive Rules document (empty, binary, another text)."""
 
 
+class NotADocument(RefusedInput):
+    """The input is no Comprehensive Rules document at all (no numbered rules; binary data): what
+    a walk of a directory of documents may meet beside them (a README), unlike a document refused
+    for its size, its markup or a budget."""
+
+
 class UnsupportedFormat(CrparseError):
     """The input is a known format crparse does not read (yet)."""
 

@@ -118,6 +118,26 @@ def test_a_setting_the_cli_refuses_is_a_usage_error_of_the_plugin(tmp_path):
         (run.stdout[-2000:], run.stderr[-2000:])
 
 
+def test_the_plugin_names_a_document_it_refuses_and_passes_over_what_is_no_document(tmp_path):
+    """Every refusal was taken for "not a CR document": editions refused by the run's budget for
+    reads again went without a word, and the session passed with 5 of its 9 releases untested
+    (sweep 38). A README, an empty or a binary file are still passed over."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    document(docs)
+    big = document(docs, name="big.txt")
+    big.write_text(big.read_text() + "800.3. " + "Long text. " * 2000 + "\n", encoding="utf-8")
+    (docs / "README.md").write_text("# Examples\n\nThe releases of this directory.\n")
+    (docs / "empty.txt").write_text("")
+    (docs / "data.txt").write_bytes(b"\x00\x01\x02" * 100)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples", str(docs)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_MAX_INPUT="16K"))
+    assert run.returncode == 2 and "ERROR collecting docs/big.txt" in run.stdout, run.stdout[-3000:]
+    assert f"crparse: {big}: input larger than the 16384 bytes limit" in run.stdout, run.stdout[-3000:]
+    assert "1 error" in run.stdout and not re.search(r"ERROR collecting (README|empty|data)", run.stdout)
+
+
 def test_an_interrupt_whose_traceback_has_an_entry_without_a_line_is_reported(monkeypatch):
     """Ctrl-C while documents were read: an entry of Python 3.11's traceback had no line number,
     and pytest's report of the interrupt failed on it with a TypeError traceback (sweep 37)."""

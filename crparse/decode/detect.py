@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
-from crparse.errors import RefusedInput
+from crparse.errors import NotADocument, RefusedInput
 from crparse.nodes import Diagnostic
 
 # Lone bytes that some single-byte code page maps to a letter, but which in UTF-8 can only be
@@ -69,7 +69,7 @@ class DecodedText:
 
 def decode_bytes(data: bytes) -> DecodedText:
     if _NON_SPACE.search(data) is None:
-        raise RefusedInput("empty input: no text to parse")
+        raise NotADocument("empty input: no text to parse")
     diagnostics: list[Diagnostic] = []
     text, encoding, bom = _decode(data, diagnostics)
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
@@ -245,7 +245,7 @@ def _unmarked(data: bytes, diagnostics: list[Diagnostic]) -> tuple[str, str, boo
         return _utf16(data, codec, diagnostics), codec, False
     if nuls or _many_controls(sample):
         offset = _first_control_offset(data)
-        raise RefusedInput(
+        raise NotADocument(
             "binary data, not text (control bytes such as NUL found)", line=data.count(b"\n", 0, offset) + 1
         )
     if data.isascii():
