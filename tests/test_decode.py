@@ -328,3 +328,31 @@ def test_ascii_with_one_stray_nul_and_parentheses_is_no_utf16():
     data = data[:5000] + b"\0" + data[5001:]
     with pytest.raises(RefusedInput, match="binary data"):
         decode_bytes(data)
+
+
+_QUOTED = "".join(f"100.{i}. Rule {i}, the letters “l” and “o” — and Mox’s “Ghazbán Ogre”.\n" for i in range(1, 60))
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "big5", "euc_kr", "euc_jp", "shift_jis"])
+def test_a_copy_saved_in_a_cjk_double_byte_code_page_is_read_in_it_and_said(codec):
+    """Read as mac_roman, each quote two letters ("°∞l°±"), without a word (sweep 38)."""
+    text = "".join(c if c.isascii() or _encodes(c, codec) else "-" for c in _QUOTED)
+    decoded = decode_bytes(text.encode(codec))
+    # EUC-KR's quotes and dashes are GB2312's, which GB18030 holds
+    assert decoded.encoding == codec.replace("euc_kr", "gb18030") and decoded.lines[0] == text.splitlines()[0]
+    assert [d.code for d in decoded.diagnostics] == ["double-byte-encoding"]
+
+
+def _encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("codec", ["cp1252", "mac_roman"])
+def test_a_western_code_page_with_pairs_of_high_bytes_is_no_double_byte_one(codec):
+    # runs of one high byte, and of two (two accented letters)
+    decoded = decode_bytes(("".join(f"100.{i}. Ghazbán “the” Æther — ñé.\n" for i in range(1, 60))).encode(codec))
+    assert decoded.encoding == codec and "double-byte-encoding" not in [d.code for d in decoded.diagnostics]

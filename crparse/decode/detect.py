@@ -387,6 +387,13 @@ def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | No
     if known == "utf-8" or len(utf8) >= 3 or 2 * len(utf8) > len(runs):
         return _mixed(data, diagnostics, first_bad), "utf-8", bom
     encoding = best_single_byte(data)
+    double = _double_byte(data, runs)
+    if double is not None and not utf8:
+        diagnostics.append(Diagnostic(None, "warning", "double-byte-encoding",
+                                      f"read as {double}: the bytes above 0x7F come in pairs, as in a Chinese, "
+                                      "Japanese or Korean code page, and so read they are the CR's quotes and dashes "
+                                      f"(read as {encoding}, two letters each); the CR was published in none of them"))
+        return data.decode(double), double, bom
     if utf8:
         line = len(_LINE_BREAK.findall(data, 0, utf8[0])) + 1
         diagnostics.append(Diagnostic(line, "warning", "mixed-encoding",
@@ -443,6 +450,41 @@ def high_byte_runs(data: bytes, limit: int = 4000) -> list[int]:
             break
         pos = marks.find(1, end)
     return starts
+
+
+# Double-byte code pages of Chinese, Japanese and Korean systems. The CR was never published in
+# one, but a copy saved on such a system is: its quotes and dashes are two bytes each, which a
+# Western code page read as two characters each, without a word (sweep 38). Those whose every byte
+# of such a character is above 0x7F leave almost no high byte alone, which Western text mostly
+# has; Big5 and Shift_JIS may end a character with an ASCII byte, but refuse most Western text
+# (a quote or a dash before a space): taken when they decode it all into the CR's characters.
+_PAIRED = ("gb18030", "big5", "euc_kr", "euc_jp")
+_ASCII_TRAILED = ("big5", "shift_jis")
+
+
+def _double_byte(data: bytes, runs: list[int]) -> str | None:
+    """The double-byte code page `data` is in, if one decodes it whole and reads its high bytes
+    (the runs starting at `runs`) as the CR's characters."""
+    if len(runs) < 10:
+        return None
+    marks = data.translate(_MARK_HIGH)
+    alone = sum(1 for pos in runs if marks[pos + 1: pos + 2] != b"\x01")
+    windows = b"\n".join(data[max(0, pos - 12): pos + 16] for pos in runs)
+
+    def score(codec: str) -> float:
+        text = windows.decode(codec, errors="replace")
+        return _score(text) - text.count("\ufffd")
+
+    decoded = []
+    for codec in _PAIRED if alone <= 0.05 * len(runs) else _ASCII_TRAILED:
+        try:  # first: most Western text fails at once
+            data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        decoded.append(codec)
+    # not against the Western reading's score: one of pairs scores well too ("°∞l°±")
+    value, codec = max(((score(c), c) for c in decoded), key=lambda scored: scored[0], default=(0.0, None))
+    return codec if value > 0 else None
 
 
 def best_single_byte(data: bytes) -> str:
