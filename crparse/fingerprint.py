@@ -54,7 +54,8 @@ def fingerprint(path: str | os.PathLike, directories: dict[str, bytes] | None = 
     key = resolved(path.parent)
     tree = directories.get(key)
     if tree is None:
-        files, linked, whole = edition_files(path.parent, by=resolved(path))
+        # the document is the index in its own directory, a link or not (crparse.readers.rst)
+        files, linked, whole = edition_files(path.parent, by=os.path.join(key, path.name))
         trees = _tree_digests(files)
         tree = trees[""]
         directories[key] = tree

@@ -106,3 +106,26 @@ def test_a_release_refused_when_its_site_reads_it_again_is_left_out(tmp_path, mo
     [gone] = set(editions) - {r.path for r in report.releases}
     assert left.startswith(f"{gone}:")
     assert len(report.built) == 2 and (out / "index.html").is_file()
+
+
+def test_editions_whose_index_is_a_link_to_one_index_are_each_a_reader(tmp_path, monkeypatch):
+    """An index.rst that is a link makes an edition of its own directory, but the run knew each by
+    where the link led: 80 of them, one reader, their hard-linked chapters never charged (21 s:
+    sweep 39)."""
+    import crparse
+    from crparse.errors import RefusedInput
+
+    [master] = _editions(tmp_path, [1], tmp_path / "ch.txt").values()
+    linked = []
+    for n in range(4):
+        edition = tmp_path / f"linked{n}"
+        edition.mkdir()
+        (edition / "index.rst").symlink_to(master)
+        os.link(tmp_path / "ch.txt", edition / "ch.rst")
+        linked.append(edition / "index.rst")
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", _reads(2.5))
+    with runs.one_run():
+        for index in [master, *linked[:2]]:
+            assert len(crparse.parse(index).rules) > 100
+        with pytest.raises(RefusedInput, match="which another document of this run has read"):
+            crparse.parse(linked[2])

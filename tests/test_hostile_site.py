@@ -505,3 +505,17 @@ def test_a_directory_of_rst_files_with_toctrees_is_hashed_once(tmp_path, monkeyp
     shared = {n: fingerprint(tmp_path / f"m{n:03}.rst", directories) for n in range(300)}
     assert {n: shared[n] for n in alone} == alone and len(set(shared.values())) == 300
     assert len(reads) == 600  # each file for itself, and once for its directory
+
+
+def test_an_edition_whose_index_is_a_link_to_another_s_is_a_release_of_its_own(tmp_path):
+    """Taken for the same file given twice, it was left out of the site without a word, where
+    parse, index and lineage read it as the edition of its own directory (sweep 39)."""
+    from crparse.site.corpus import build_site
+
+    for name, text in (("A", "Rule A one"), ("B", "Rule B one, changed")):
+        (tmp_path / "in" / name).mkdir(parents=True)
+        (tmp_path / "in" / name / "c0.rst").write_text(f"Chapter\n=======\n\n100.1. {text}.\n\n100.2. Two.\n")
+    (tmp_path / "in" / "A" / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   c0\n")
+    (tmp_path / "in" / "B" / "index.rst").symlink_to("../A/index.rst")
+    report = build_site([tmp_path / "in"], tmp_path / "site")
+    assert len(report.releases) == 2 and not report.skipped, report.skipped

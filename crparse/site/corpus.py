@@ -264,8 +264,11 @@ def _inputs(paths: Sequence[Path], out: Path, skipped: list[str]) -> Iterator:
             if item.skipped is not None:
                 yield item  # said, and counted, by the caller
                 continue
-            real = _real(Path(item.path))
-            if real in seen:  # the same file given twice (or named, and in a directory given)
+            # the same file given twice (or named, and in a directory given); an index.rst is its
+            # directory's edition, a link to another's or not (one was left out without a word: sweep 39)
+            path = Path(item.path)
+            real = _real(path) + ("\0" + _real(path.parent) if path.name == "index.rst" else "")
+            if real in seen:
                 continue
             seen.add(real)
             yield item
