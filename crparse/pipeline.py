@@ -116,6 +116,11 @@ def _is_path(text: str) -> bool:
     return "\n" not in text and "\r" not in text
 
 
+# What a reader says of rules it left unread (a budget spent, markup left open): a document
+# without rules for that is refused, not taken for no CR document (crparse.errors.NotADocument).
+_RULES_LEFT_UNREAD = ("rst-toctree", "rtf-unclosed-group", "rtf-binary", "markdown-html-unclosed")
+
+
 # What no reader's text may hold: a lone surrogate (docutils' `unicode:: U+D800`, an escape in
 # any markup) is no character, and the store's SQLite, like any UTF-8 output, refuses it:
 # `identify` and `index` ended with a UnicodeEncodeError, exit 3 (sweep 34).
@@ -154,7 +159,9 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
                                      "markdown-html-unclosed")
                        or (d.code == "html-not-text" and d.severity == "warning")), None)
         one = extract.source_line(starts[0]) if starts else None
-        raise no_rules(raw, path, extract.format, warned, one=one)
+        lost = any(d.code in _RULES_LEFT_UNREAD or (d.code == "html-not-text" and d.severity == "warning")
+                   for d in extract.diagnostics)
+        raise no_rules(raw, path, extract.format, warned, one=one, lost=lost)
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions, most=(limit := max_paragraphs()))

@@ -130,12 +130,17 @@ def test_the_plugin_names_a_document_it_refuses_and_passes_over_what_is_no_docum
     (docs / "README.md").write_text("# Examples\n\nThe releases of this directory.\n")
     (docs / "empty.txt").write_text("")
     (docs / "data.txt").write_bytes(b"\x00\x01\x02" * 100)
+    # no rules because the page's markup hides them: a document refused, not no document (review)
+    (docs / "hidden.html").write_text("<html><body><p>800. General</p><!--<p>800.1. One.</p>\n<p>800.2. Two.</p>-->"
+                                      "</body></html>", encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples", str(docs)],
                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
                          env=dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_MAX_INPUT="16K"))
     assert run.returncode == 2 and "ERROR collecting docs/big.txt" in run.stdout, run.stdout[-3000:]
     assert f"crparse: {big}: input larger than the 16384 bytes limit" in run.stdout, run.stdout[-3000:]
-    assert "1 error" in run.stdout and not re.search(r"ERROR collecting (README|empty|data)", run.stdout)
+    assert "ERROR collecting docs/hidden.html" in run.stdout and "hold what reads as rules" in run.stdout, \
+        run.stdout[-3000:]
+    assert "2 errors" in run.stdout and not re.search(r"ERROR collecting docs/(README|empty|data)", run.stdout)
 
 
 def test_an_interrupt_whose_traceback_has_an_entry_without_a_line_is_reported(monkeypatch):

@@ -1131,6 +1131,17 @@ def test_a_reference_sign_that_starts_no_reference_is_text(reference):
     assert doc.rule("100.4").text == "Fourth A B."
 
 
+@pytest.mark.parametrize("elsewhere", ['<script>var s="<noscript>";</script>', "<!-- a <noscript> fallback -->",
+                                       '<p><a title="see <noscript>"></a></p>', "<textarea><noscript></textarea>"])
+def test_a_noscript_tag_where_no_tag_starts_is_none(elsewhere):
+    """Escaping a <noscript>'s text found by a pattern took "<noscript" in a script's text, a
+    comment or an attribute for one, and the page lost its rules (review)."""
+    page = (f"<html><body><p>100. General</p>{elsewhere}<p>100.1. One.</p><p>100.2. Two.</p><p>100.3. Three.</p>"
+            "<noscript>x</noscript><p>100.4. Four.</p></body></html>")
+    doc = crparse.parse(page.encode(), format="html")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+
+
 @pytest.mark.parametrize("hiding", ["<!--</noscript>-->", "<![CDATA[</noscript>]]>", "<?x </noscript> ?>",
                                     "<!x </noscript> >", '<a title="</noscript>">', "&#12a</noscript>"])
 def test_a_noscript_ends_at_its_first_end_tag(hiding):

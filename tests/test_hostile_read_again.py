@@ -56,6 +56,22 @@ def test_a_document_read_again_in_its_run_is_charged_once(tmp_path, monkeypatch)
                 assert len(crparse.parse(edition).rules) > 100
 
 
+def test_a_document_refused_in_its_run_stays_refused_when_read_again(tmp_path, monkeypatch):
+    """Its over-budget read was noted as charged, and read again it was taken (review)."""
+    import crparse
+    from crparse.errors import RefusedInput
+
+    editions = _editions(tmp_path, [1, 2, 3], tmp_path / "ch.txt")
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", _reads(1.5))
+    with runs.one_run():
+        crparse.parse(editions[1])
+        crparse.parse(editions[2])
+        for _ in range(3):
+            with pytest.raises(RefusedInput, match="which another document of this run has read"):
+                crparse.parse(editions[3])
+        assert len(crparse.parse(editions[2]).rules) > 100  # one taken stays taken
+
+
 def test_a_pair_whose_stored_release_cannot_be_read_again_is_left_for_the_next_run(tmp_path, monkeypatch):
     """A release stored between two: aligning it parses both again, each reading the shared
     chapter that the new release read first."""

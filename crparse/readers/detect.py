@@ -19,7 +19,7 @@ from io import BytesIO
 from itertools import islice
 
 from crparse import shapes as S
-from crparse.errors import CrparseError, NotADocument, UnsupportedFormat
+from crparse.errors import CrparseError, NotADocument, RefusedInput, UnsupportedFormat
 
 from crparse.inputs import FORMATS  # noqa: E402  (re-exported: readers choose among them)
 _NAMES = {"text": "plain text", "markdown": "Markdown", "rst": "reStructuredText", "html": "HTML",
@@ -204,19 +204,24 @@ def _zip_document(raw: bytes) -> str:
     raise UnsupportedFormat("a ZIP archive that is not a DOCX document")
 
 
-def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *, one: int | None = None) -> NotADocument:
+def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *, one: int | None = None,
+             lost: bool = False) -> RefusedInput:
     """The refusal of a file that, read as `fmt`, has fewer numbered rules than a CR or a fragment
     of one (the pipeline's test), saying why it was read as `fmt`: when detection guessed wrong,
     the message points to the `--format` that reads it (a rules text with a few tags, read as
     HTML, has no line breaks left and so no rules). `note` is added to the message (a parser's
-    warning that may explain); `one`: the source line of the one rule found, when there is one."""
+    warning that may explain); `one`: the source line of the one rule found, when there is one;
+    `lost`: a reader said it left rules unread."""
     if one is not None:
         plain = (f"not a Comprehensive Rules document: one numbered rule (line {one}), where even a fragment "
                  f"has {S.MIN_RULES} or more")
     else:
         plain = "not a Comprehensive Rules document: no numbered rules such as \"100.1.\" found"
+    # no document at all, unless a reader said where its rules went (`lost`: a budget spent,
+    # markup left open): the pytest plugin passes over the one, and names the other (review)
+    refusal = RefusedInput if lost else NotADocument
     if fmt not in ("html", "markdown", "rtf"):  # what a text file can be taken for
-        return NotADocument(f"{plain} ({note})" if note else plain)
+        return refusal(f"{plain} ({note})" if note else plain)
     try:
         detected, why = _detect(raw, path)
     except UnsupportedFormat:
@@ -230,7 +235,7 @@ def no_rules(raw: bytes, path: str | None, fmt: str, note: str | None = None, *,
                    f"read as {_NAMES[other]} it has some: give --format {other}")
     else:
         message = f"{plain} when read as {name} ({why}); --format reads it as another format"
-    return NotADocument(f"{message} ({note})" if note else message)
+    return refusal(f"{message} ({note})" if note else message)
 
 
 def _has_rules(lines: list[str], wanted: int) -> bool:

@@ -35,6 +35,9 @@ _BLOCKS = frozenset(
     "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
 )
 _NOT_TEXT = frozenset(("script", "style", "head", "noscript", "template", "svg"))
+# Elements whose text runs to their first end tag, markup and all: html.parser's, and a
+# <noscript>, as a browser with scripts on reads it (_noscript_as_text).
+_RAW_TEXT = ("script", "style", "noscript")
 _CLOSE = object()  # stack entry: the element under it on the stack has ended
 _CLOSE_CONCEALED = object()  # the same, of an element hidden by its attributes
 # Elements whose end tag may be left out, ended by the next block (html.parser nests the rest in them).
@@ -259,8 +262,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             markup, past_unicode = shorten_references(_defused(dammit.unicode_markup))
             _count_attributes(markup)
             markup, unclosed = _closed_where_the_page_starts(markup)
-            markup = _noscript_as_text(markup)
-            soup = _soup_class()(markup, "html.parser")
+            soup = _soup_class()(_noscript_as_text(markup), "html.parser")
         except RefusedInput:
             raise
         except Exception as err:  # bs4 rarely fails, but never with a traceback for the user
@@ -422,6 +424,59 @@ class _Attributes(HTMLParser):
         return super().check_for_whole_start_tag(i)
 
 
+class _NoscriptText(HTMLParser):
+    """html.parser's tokenizer, reading a <noscript> as raw text, as a browser with scripts on
+    does: where the text of each lies in the markup (its tags taken where a tag can start: not in
+    a script, a comment or an attribute)."""
+
+    # and the elements whose text a browser reads as text, markup and all: "<noscript>" in a
+    # <textarea> is no tag
+    CDATA_CONTENT_ELEMENTS = (*_RAW_TEXT, "textarea", "title", "xmp", "iframe", "noembed", "noframes")
+
+    def __init__(self, markup: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.lines = [0] + [m.end() for m in re.finditer("\n", markup)]
+        self.spans: list[tuple[int, int]] = []
+        self._opened: int | None = None
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "noscript" and self._opened is None:
+            self._opened = self._offset() + len(self.get_starttag_text() or "")
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "noscript" and self._opened is not None:
+            self.spans.append((self._opened, self._offset()))
+            self._opened = None
+
+
+def _noscript_as_text(markup: str) -> str:
+    """The markup with the text of each <noscript> escaped (`<` as `&lt;`): bs4's html.parser
+    nests elements in one, and an end tag inside a comment, an attribute or a CDATA section in it
+    (`<noscript><!--</noscript>-->`) held the rest of the page, not read (sweep 38). Found by a
+    tokenizer, not a pattern: "<noscript" in a script, a comment or an attribute is none, and a
+    pattern's escaping took pages' rules (review)."""
+    if _NOSCRIPT.search(markup) is None:
+        return markup
+    tokens = _NoscriptText(markup)
+    try:
+        tokens.feed(markup)
+        tokens.close()
+    except Exception:  # noqa: BLE001 - the tokenizer fails where bs4's will, which reports it
+        return markup
+    pieces, done = [], 0
+    for start, end in tokens.spans:
+        pieces += [markup[done:start], markup[start:end].replace("<", "&lt;")]
+        done = end
+    return "".join(pieces) + markup[done:]
+
+
+_NOSCRIPT = re.compile(r"<noscript(?=[\s/>])", re.I | re.A)
+
+
 @cache
 def _soup_class():
     """BeautifulSoup, with its `_linkage_fixer` made linear for the html.parser builder.
@@ -537,27 +592,6 @@ _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\
                           r"|<(?:section|article|main|table)\b", re.I | re.M)
 
 
-# Elements whose text runs to their first end tag, markup and all. A browser (with scripts on)
-# reads a <noscript> so; html.parser nests elements in it, and an end tag inside a comment, an
-# attribute or a CDATA section in it (`<noscript><!--</noscript>-->`) held the rest of the page,
-# not read (sweep 38): its text is handed to html.parser as text (_noscript_as_text).
-_RAW_TEXT = ("script", "style", "noscript")
-_NOSCRIPT = re.compile(r"<noscript(?=[\s/>])", re.I | re.A)
-
-
-def _noscript_as_text(markup: str) -> str:
-    """The markup with each closed <noscript>'s text escaped (`<` as `&lt;`), as a browser reads it."""
-    pieces, done = [], 0
-    for start in _NOSCRIPT.finditer(markup):
-        if start.start() < done:  # inside the text of one before
-            continue
-        tag_end = markup.find(">", start.end())
-        end = _raw_text_end("noscript").search(markup, tag_end + 1) if tag_end >= 0 else None
-        if end is None:
-            break
-        pieces += [markup[done:tag_end + 1], markup[tag_end + 1:end.start()].replace("<", "&lt;")]
-        done = end.start()
-    return "".join(pieces) + markup[done:] if pieces else markup
 
 
 @cache

@@ -55,6 +55,9 @@ DIRECTORY_COST = 4
 # (a hash is never 0: 0 is an empty slot); the run's counters are in the first _FIRST slots, at
 # these offsets. 16 MiB of address space, of which only the pages written are memory.
 REPEATED, GLOB, LISTED = 0, 8, 16
+# A document's verdict on a file another read first, in the slot of the pair: charged within the
+# run's bound, or past it.
+_WITHIN, _PAST = 1, 2
 _FIRST = 2
 _SLOTS = 1 << 20
 _PROBES = 64
@@ -70,27 +73,37 @@ class _Run:
         self.table = mmap.mmap(-1, _SLOTS * 16)
         self.remembered: dict = {}  # what this process found once for the whole run (remembered)
 
-    def first_reader(self, real: str, by: str) -> bool:
-        """Note that document `by` reads file `real`: whether it is the first to, or has read it
-        before in this run. A document is charged once for each file: `docs` parses a release,
-        then builds its site and diffs it, and `index` parses a stored release again to align it,
-        each reading its files again; those reads were charged again, and the run refused
-        releases it had taken (sweep 37)."""
+    def charge(self, real: str, by: str, counter: int, amount: int, bound: int) -> int:
+        """Note that document `by` reads file `real` (lists a directory), at `amount` on `counter`:
+        what such reads have cost the run, this one included, if another document read it first;
+        0 if none did, or this document did before within `bound`. A document is charged once for
+        each file: `docs` parses a release, then builds its site and diffs it, and `index` parses
+        a stored release again to align it, each reading its files again; those reads were
+        charged again, and the run refused releases it had taken (sweep 37). One refused stays
+        refused, its total said again (it was taken when read a second time: review)."""
         reader = _hash(by)
         first, _ = self._claim(_hash(real), reader)
-        if first in (reader, 0):  # the first reader (or the same document again); 0: a table too full, counted
-            return first == reader
-        held, new = self._claim(_hash(f"{real}\0{by}"), 1)
-        return held == 1 and not new
+        if first == reader:  # the first to read it, or the same document again
+            return 0
+        if first == 0:  # a table too full: counted, as a run that reads so much should be
+            return self.spend(counter, amount)
+        pair = _hash(f"{real}\0{by}")
+        verdict, new = self._claim(pair, _WITHIN)
+        if not new and verdict:
+            return 0 if verdict == _WITHIN else self.spend(counter, 0)
+        spent = self.spend(counter, amount)
+        if spent > bound and verdict:
+            self._claim(pair, _PAST, replace=True)
+        return spent
 
-    def _claim(self, key: int, value: int) -> tuple[int, bool]:
-        """The value the table holds for `key`, and whether it was put there now (it held none);
-        (0, False) for a table too full to hold it."""
+    def _claim(self, key: int, value: int, *, replace: bool = False) -> tuple[int, bool]:
+        """The value the table holds for `key`, and whether it was put there now (it held none,
+        or `replace`); (0, False) for a table too full to hold it."""
         slot = _FIRST + key % (_SLOTS - _FIRST)
         for _ in range(_PROBES):
             at = slot * 16
             found = int.from_bytes(self.table[at:at + 8], "little")
-            if found == 0:
+            if found == 0 or found == key and replace:
                 self.table[at:at + 16] = key.to_bytes(8, "little") + value.to_bytes(8, "little")
                 return value, True
             if found == key:
@@ -141,9 +154,7 @@ def read_again(file: str, by: str, cost: int) -> int:
     run). A document parsed again (`docs` parses a release, then its Sphinx build does) is
     charged once for each file."""
     run = _RUN
-    if run is None or run.first_reader(file, by):
-        return 0
-    return run.spend(REPEATED, cost)
+    return 0 if run is None else run.charge(file, by, REPEATED, cost, MAX_REPEATED_WORK)
 
 
 def list_again(kind: str, directory: str, by: str, entries: int) -> int:
@@ -153,9 +164,8 @@ def list_again(kind: str, directory: str, by: str, entries: int) -> int:
     included if it is one (0 outside a run). Each kind is charged apart: `index` fingerprints a
     document and then parses it, and its reader's listing was charged as done again (review)."""
     run = _RUN
-    if run is None or run.first_reader(f"\0listed\0{kind}\0{directory}", by):
-        return 0
-    return run.spend(LISTED, entries + DIRECTORY_COST)
+    return 0 if run is None else run.charge(f"\0listed\0{kind}\0{directory}", by, LISTED, entries + DIRECTORY_COST,
+                                            MAX_REPEATED_LISTING)
 
 
 def spend(counter: int, amount: int) -> int:
