@@ -39,6 +39,12 @@ SPACED_RULE = re.compile(
     (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
     re.VERBOSE,
 )
+# What starts a paragraph as a rule number does, of any length: a number the CR's numbering has
+# not (a section of two or four digits, "1000."; a rule part of four, "100.1000."; two letters,
+# "100.1aa") made no rule, and its paragraph ran into the one before without a word (sweep 39).
+NUMBER_LIKE = re.compile(
+    r"[ \t]*(?P<number>(?P<section>\d{1,6})(?:\.(?P<rule>\d{1,6})(?P<letter>[a-z]{1,3})?)?)(?(rule)\.?|\.)(?=[ \t]|$)"
+)
 # The wording of a heading runs to the last character that is not a space or a tab. Spelled
 # greedily (`\S(?:.*[^ \t\n])?`), not lazily (`\S.*?` then `[ \t]*$`): the lazy form rescans the
 # rest of a run of spaces at every one of its characters, quadratic time on a line of 80,000.
@@ -136,6 +142,20 @@ def is_stray(text: str) -> bool:
     page counter, or a web page's interface in another script (no Latin letter at all)."""
     stripped = text.strip()
     return len(stripped) <= 2 or LATIN_LETTER.search(stripped) is None
+
+
+def numbered_otherwise(line: str) -> str | None:
+    """The number a line starts with as a rule number does, if the CR's numbering has none such
+    (a part has one digit, a section three, a rule part up to three, a subrule one letter)."""
+    match = NUMBER_LIKE.match(line)
+    if match is None:
+        return None
+    section, rule, letter = match.group("section", "rule", "letter")
+    if rule is None:
+        odd = len(section) not in (1, 3)
+    else:
+        odd = len(section) != 3 or len(rule) > 3 or letter is not None and len(letter) > 1
+    return match["number"] if odd else None
 
 
 def opens_rule_anywhere(line: str) -> bool:

@@ -158,3 +158,21 @@ def test_markdown_counted_by_its_lines_says_so(block):
                                            r"its own .* a line of an HTML comment or of a code block\): more than "
                                            r"50,000 paragraphs"):
         crparse.parse(text.encode(), format="markdown")
+
+
+@pytest.mark.parametrize("number", ["100.1000.", "100.1aa", "1000.", "10.", "100.12345."])
+@pytest.mark.parametrize("format", ["text", "markdown"])
+def test_a_paragraph_numbered_as_no_rule_is_said(number, format):
+    """It made no rule, and its text ran into the rule before without a word (sweep 39)."""
+    text = _RULES.replace("100.4. Four.", f"{number} Past the numbering.\n\n100.4. Four.")
+    doc = crparse.parse(text.encode(), format=format)
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    said = [d for d in doc.diagnostics if d.code == "not-a-rule-number"]
+    assert len(said) == 1 and said[0].severity == "warning" and said[0].message.startswith(number.rstrip("."))
+
+
+@pytest.mark.parametrize("line", ["1. Choose a card.", "100.1. One.", "100.1a Sub.", "2024 was a year.", "3 cards."])
+def test_numbers_the_cr_uses_and_plain_numbers_are_not_said(line):
+    from crparse.shapes import numbered_otherwise
+
+    assert numbered_otherwise(line) is None

@@ -295,6 +295,12 @@ class _Tokenizer:
             if match and len(group.lines) == 1 and C.is_title_like(match["rest"]):
                 self.emit("PART", group, "", number=match["number"], title=match["rest"])
                 return
+            number = C.numbered_otherwise(line)
+            if number is not None:
+                self.diagnostics.append(Diagnostic(
+                    self.lineno(group.start), "warning", "not-a-rule-number",
+                    f"{number} starts a paragraph as a rule number does, but the CR numbers none so (a section has "
+                    "three digits, a rule part at most three, a subrule one letter): read as text"))
         elif head in "EeXx":
             match = C.EXAMPLE.match(line)
             if match:
