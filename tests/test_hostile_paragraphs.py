@@ -117,7 +117,8 @@ def test_an_invisible_character_before_a_rule_number_in_a_page(entity):
 
 
 @pytest.mark.parametrize("between", ["\u00a0", "\u202f", "\u2003", "\u3000", "\u200b ", "\u00ad ", "\u200b", "\ufeff\u00a0",
-                                     " \u200b", " \u00ad", "  \u2060", " \u00a0\u200b"])
+                                     " \u200b", " \u00ad", "  \u2060", " \u00a0\u200b", "\f", "\v", "\x1c", "\x1f",
+                                     " \f", "\u0085"])
 @pytest.mark.parametrize("format", ["text", "markdown"])
 def test_a_space_of_another_kind_after_a_rule_number_starts_the_rule_still(between, format):
     """A no-break space after every rule number refused a release as having "no numbered rules",

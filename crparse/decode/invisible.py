@@ -30,8 +30,12 @@ _INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
 # unicodedata does not give the property), and U+2800 BRAILLE PATTERN BLANK, which shows nothing
 _IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
               (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
-_PAGE_BREAKS = "\f\v"
-_NAMES = {"\f": "form feed", "\v": "vertical tab"}  # control characters have no Unicode name
+# Control characters that are spaces to Unicode and Python: page breaks, the information
+# separators, the C1 next line. Between a rule number and its text, the rule went into the one
+# before (sweep 39).
+_CONTROL_SPACES = "\f\v\x1c\x1d\x1e\x1f\x85"
+_NAMES = {"\f": "form feed", "\v": "vertical tab", "\x1c": "file separator", "\x1d": "group separator",
+          "\x1e": "record separator", "\x1f": "unit separator", "\x85": "next line"}  # no Unicode name
 _NOT_ASCII_SPACE = re.compile(r"[^ \t]+")
 
 
@@ -49,14 +53,14 @@ def _leading_run() -> re.Pattern[str]:
             ranges.append(f"\\U{start:08x}-\\U{code - 1:08x}")
             start = None
     ranges += [f"\\U{low:08x}-\\U{high:08x}" for low, high in _IGNORABLE]
-    invisible = "".join(ranges) + "\\f\\v"
+    invisible = "".join(ranges) + "".join(f"\\x{ord(c):02x}" for c in _CONTROL_SPACES)
     return re.compile(f"[ \\t]*[{invisible}][ \\t{invisible}]*")
 
 
 def _invisible_run(text: str) -> re.Match[str] | None:
     """The run of spaces and invisible characters `text` starts with, if it holds an invisible one."""
-    if not text or text[0] < "\x80" and text[0] not in _PAGE_BREAKS and (
-            text[0] not in " \t" or text.lstrip(" \t")[:1] < "\x80" and text.lstrip(" \t")[:1] not in _PAGE_BREAKS):
+    if not text or text[0] < "\x80" and text[0] not in _CONTROL_SPACES and (
+            text[0] not in " \t" or text.lstrip(" \t")[:1] < "\x80" and text.lstrip(" \t")[:1] not in _CONTROL_SPACES):
         return None  # most lines: the table of characters is built only where one may be there
     return _leading_run().match(text)
 
@@ -72,18 +76,27 @@ def _without(run: re.Match[str], text: str) -> str:
 
 
 # A line's leading number (a part, section, rule or subrule: "1.", "100.", "100.1a.", "100.1a")
-# before a character that is not ASCII, or spaces and one (a space, then a zero-width one, kept
-# it in the rule's text without a word: sweep 38).
-_NUMBER_THEN_WIDE = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)(?=[ \t]*[^\x00-\x7f])")
+# before a character that is not ASCII or is a control space, or spaces and one (a space, then a
+# zero-width one, kept it in the rule's text without a word: sweep 38); the character is `wide`.
+_NUMBER_THEN_WIDE = re.compile(
+    r"[ \t]*(?P<number>\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)[ \t]*(?P<wide>[^\x00-\x7f]|[\f\v\x1c-\x1f])"
+)
 
 
 _DIGITS = frozenset("0123456789 \t")
 
 
 def _spaced(run: str) -> str:
-    """A run of spaces and invisible characters after a number: its spaces as ASCII spaces, or
-    one space where it has none (a zero-width space parts the number from its text)."""
-    return "".join(" " if c in " \t" or unicodedata.category(c) == "Zs" else "" for c in run) or " "
+    """A run of spaces and invisible characters after a number: its spaces (of any kind) as ASCII
+    spaces, or one space where it has none (a zero-width space parts the number from its text)."""
+    return "".join(" " if c.isspace() or unicodedata.category(c) == "Zs" else "" for c in run) or " "
+
+
+def _invisible(char: str) -> bool:
+    """Whether `char` is one _leading_run takes (without building its table)."""
+    code = ord(char)
+    return (char in _CONTROL_SPACES or unicodedata.category(char) in _INVISIBLE
+            or any(low <= code <= high for low, high in _IGNORABLE))
 
 
 def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic | None]:
@@ -98,20 +111,25 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
         run = _invisible_run(line)
         if run is None:
             first = line[:1]
-            # most lines: no number, or one followed by ASCII ("100.100a." is 9 characters)
-            if first not in _DIGITS or (line[:16] if first not in " \t" else line.lstrip(" \t")[:16]).isascii():
+            # most lines: no number, or one followed by printable ASCII ("100.100a." is 9 characters)
+            if first not in _DIGITS:
+                continue
+            head = line[:16] if first not in " \t" else line.lstrip(" \t")[:16]
+            if head.isascii() and head.isprintable():
                 continue
             text = line
         else:
             text = _without(run, line)
-        number = None if text.isascii() else _NUMBER_THEN_WIDE.match(text)
-        after = _leading_run().match(text, number.end()) if number else None
+        number = _NUMBER_THEN_WIDE.match(text)
+        # the table of _leading_run is built only where the character after the number needs it
+        # (a quote after every number built it for any release: review)
+        after = None if number is None or not _invisible(number["wide"]) else _leading_run().match(text, number.end("number"))
         if run is None and after is None:
             continue
         if out is lines:
             out = list(lines)
         if after is not None:
-            text = text[:number.end()] + _spaced(after[0]) + text[after.end():]
+            text = text[:number.end("number")] + _spaced(after[0]) + text[after.end():]
             after_number += 1
         out[i] = text
         if len(changed) < 100:  # the characters of the first lines are named
@@ -125,5 +143,5 @@ def without_leading_invisible(lines: list[str]) -> tuple[list[str], Diagnostic |
     where = ("before a line's text" if not after_number else "between a line's number and its text"
              if after_number == len(changed) else "before a line's text or between its number and its text")
     return out, Diagnostic(changed[0], "info", "invisible-characters",
-                           f"invisible characters {where} removed ({', '.join(names)}; spaces read as spaces), so "
+                           f"invisible characters {where} removed ({', '.join(names)}; spaces of any kind read as one space each), so "
                            f"that a rule number there starts a rule, its text without them{more}")
