@@ -811,6 +811,8 @@ def test_rules_in_a_closed_comment_are_said(format, hiding):
     ("html", "<!--\n<p>100.3. Rule 3.</p>\n-->"), ("html", "<!-- \u00a0100.3. Rule 3. -->"),
     ("html", "<!--100.3.\tRule 3.-->"), ("html", "<!--\n103. Section\n-->"), ("html", "<?php 100.3. Rule 3. ?>"),
     ("html", "<!x 100.3. Rule 3.>"), ("html", "<![CDATA[100.3. Rule 3.]]>"),
+    ("html", "<!-- <!-- 100.3. Rule 3. -->"), ("html", "<![CDATA[ <![CDATA[ 100.3. Rule 3. ]]>"),
+    ("markdown", "<!-- <!-- 100.3. Rule 3. -->"),
     ("markdown", "<![CDATA[\n100.3. Rule 3.\n]]>"), ("markdown", "<?php\n100.3. Rule 3.\n?>"),
     ("markdown", "<!DOCTYPE x\n100.3. Rule 3.\n>"), ("markdown", "<!--\n<p>100.3. Rule 3.</p>\n-->"),
     ("markdown", "<!--\n\u00a0100.3. Rule 3.\n-->"),

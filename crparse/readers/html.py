@@ -559,7 +559,8 @@ _TAG = r"<[^<>\n]{0,200}>"
 # Possessive (`*+`), each alternative before those that take a prefix of it ("[if IE]" before
 # "["): a run of marks kept a frame of the regex engine for each, 150 times the input's size in
 # memory for a comment of "- " * 2,000,000 (sweep 28); nothing after a run is in it to give back.
-_BEFORE_NUMBER = rf"(?:\[if\b[^\]\n]{{0,200}}\]|[>#*_+~`\[-]|{_SPACE}|{_TAG})*+"
+# ... and another construct's opening: `<!-- <!-- 100.40. ... -->` went without a word (sweep 39)
+_BEFORE_NUMBER = rf"(?:\[if\b[^\]\n]{{0,200}}\]|<!--|<!\[CDATA\[|[>#*_+~`\[-]|{_SPACE}|{_TAG})*+"
 _NUMBER = (r"\d{3}(?:\.\d+[a-z]?\.?|\.)"
            rf"(?:{_TAG}|\]\([^()\n]{{0,200}}\)|\]\[[^\[\]\n]{{0,200}}\]|[*_~`\]])*+{_SPACE}")
 _RULE_AT = re.compile(rf"{_BEFORE_NUMBER}{_NUMBER}")  # none of its pieces runs past a line's end
@@ -590,8 +591,6 @@ _AFTER_A_WORD = re.compile(rf"\A[ \t\xa0]*+[A-Za-z][\w.:-]{{0,40}}+[ \t\xa0]++{_
 # or section number right after a tag (a page on one line), or a block of sections or tables
 _PAGE_STARTS = re.compile(_READS_AS_PAGE.pattern + r"|<body\b|>[ \t]*\d{3}\.(?:\d+[a-z]?\.?)?[ \t]"
                           r"|<(?:section|article|main|table)\b", re.I | re.M)
-
-
 
 
 @cache
