@@ -338,9 +338,29 @@ def test_a_copy_saved_in_a_cjk_double_byte_code_page_is_read_in_it_and_said(code
     """Read as mac_roman, each quote two letters ("°∞l°±"), without a word (sweep 38)."""
     text = "".join(c if c.isascii() or _encodes(c, codec) else "-" for c in _QUOTED)
     decoded = decode_bytes(text.encode(codec))
-    # EUC-KR's quotes and dashes are GB2312's, which GB18030 holds
+    # EUC-KR's quotes and dashes are GB2312's: without other characters, the two read alike
     assert decoded.encoding == codec.replace("euc_kr", "gb18030") and decoded.lines[0] == text.splitlines()[0]
     assert [d.code for d in decoded.diagnostics] == ["double-byte-encoding"]
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "shift_jis"])
+@pytest.mark.parametrize("damage", ["cut", "stray"])
+def test_a_cjk_copy_with_a_byte_it_cannot_read_is_read_in_it_still(codec, damage):
+    """One stray byte, or a last character cut short, and it was read as mac_roman (sweep 39)."""
+    text = "".join(c if c.isascii() or _encodes(c, codec) else "-" for c in _QUOTED)
+    data = text.encode(codec)
+    data = data + b"\x81" if damage == "cut" else data[:200] + b"\x80\n" + data[200:]
+    decoded = decode_bytes(data)
+    assert decoded.encoding == codec and decoded.lines[0] == text.splitlines()[0]
+    assert "double-byte-encoding" in [d.code for d in decoded.diagnostics]
+
+
+def test_euc_kr_is_told_from_gb18030_by_its_other_characters():
+    """The windows scored cut characters in half, and EUC-KR's (R), (TM) and infinity were read
+    as GB18030's circled numbers (sweep 39)."""
+    text = "".join(f"100.{i}. Magic: The Gathering® and Wizards™ - “∞” here.\n" for i in range(1, 60))
+    decoded = decode_bytes(text.encode("euc_kr"))
+    assert decoded.encoding == "euc_kr" and decoded.lines[0] == text.splitlines()[0]
 
 
 def _encodes(char: str, codec: str) -> bool:

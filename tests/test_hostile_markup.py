@@ -1156,3 +1156,15 @@ def test_a_noscript_ends_at_its_first_end_tag(hiding):
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
     # what follows the end tag a browser shows ("-->"): a stray line
     assert not [d for d in doc.diagnostics if d.severity == "warning" and d.code != "stray-line"], doc.diagnostics
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "big5", "shift_jis", "cp1252"])
+def test_a_page_that_declares_no_charset_is_read_in_its_double_byte_code_page(codec):
+    """Read as UTF-8, every quote and dash U+FFFD, under a generic warning (sweep 39). A Western
+    page is read as before."""
+    body = "".join(f"<p>100.{i}. Rule {i}, the letters “l” and “o” - Mox’s “Ogre”.</p>\n" for i in range(1, 60))
+    doc = crparse.parse(f"<html><body>\n<p>100. General</p>\n{body}</body></html>".encode(codec), format="html")
+    assert doc.rule("100.1").text == "Rule 1, the letters “l” and “o” - Mox’s “Ogre”."
+    said = [d.code for d in doc.diagnostics if d.code == "double-byte-encoding"]
+    assert said == ([] if codec == "cp1252" else ["double-byte-encoding"]) and doc.source.encoding.replace(
+        "windows-1252", "cp1252") == codec

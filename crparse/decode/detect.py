@@ -387,13 +387,13 @@ def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | No
     if known == "utf-8" or len(utf8) >= 3 or 2 * len(utf8) > len(runs):
         return _mixed(data, diagnostics, first_bad), "utf-8", bom
     encoding = best_single_byte(data)
-    double = _double_byte(data, runs)
-    if double is not None and not utf8:
+    double = None if utf8 else double_byte(data, runs)
+    if double is not None:
         diagnostics.append(Diagnostic(None, "warning", "double-byte-encoding",
-                                      f"read as {double}: the bytes above 0x7F come in pairs, as in a Chinese, "
+                                      f"read as {double[0]}: the bytes above 0x7F come in pairs, as in a Chinese, "
                                       "Japanese or Korean code page, and so read they are the CR's quotes and dashes "
                                       f"(read as {encoding}, two letters each); the CR was published in none of them"))
-        return data.decode(double), double, bom
+        return double[1], double[0], bom
     if utf8:
         line = len(_LINE_BREAK.findall(data, 0, utf8[0])) + 1
         diagnostics.append(Diagnostic(line, "warning", "mixed-encoding",
@@ -462,29 +462,49 @@ _PAIRED = ("gb18030", "big5", "euc_kr", "euc_jp")
 _ASCII_TRAILED = ("big5", "shift_jis")
 
 
-def _double_byte(data: bytes, runs: list[int]) -> str | None:
-    """The double-byte code page `data` is in, if one decodes it whole and reads its high bytes
-    (the runs starting at `runs`) as the CR's characters."""
+def double_byte(data: bytes, runs: list[int] | None = None) -> tuple[str, str] | None:
+    """The double-byte code page `data` is in, and the text it reads, if one decodes it (but for
+    a few bytes: a last character cut short, a stray byte; each read as U+FFFD) and reads its high
+    bytes (the runs starting at `runs`) as the CR's characters."""
+    runs = high_byte_runs(data) if runs is None else runs
     if len(runs) < 10:
         return None
     marks = data.translate(_MARK_HIGH)
-    alone = sum(1 for pos in runs if marks[pos + 1: pos + 2] != b"\x01")
-    windows = b"\n".join(data[max(0, pos - 12): pos + 16] for pos in runs)
+    ends = [len(data) if (end := marks.find(0, pos)) == -1 else end for pos in runs]
+    alone = sum(1 for pos, end in zip(runs, ends) if end == pos + 1)
+    most = max(8, len(runs) // 500)
+    decoded = [(codec, text) for codec in (_PAIRED if alone <= 0.05 * len(runs) else _ASCII_TRAILED)
+               if (text := _decoded_nearly(data, codec, most)) is not None]  # most Western text fails at once
+    if not decoded:
+        return None
+    # each from the ASCII before a run to the ASCII after it: one cut inside a character misread
+    # it, and EUC-KR's (R) and (TM) were taken for GB18030's (sweep 39)
+    windows = b"\n".join(data[max(pos - 12, previous): min(end + 12, following)] for previous, pos, end, following
+                         in zip([0, *ends], runs, ends, [*runs[1:], len(data)]))
 
     def score(codec: str) -> float:
         text = windows.decode(codec, errors="replace")
         return _score(text) - text.count("\ufffd")
 
-    decoded = []
-    for codec in _PAIRED if alone <= 0.05 * len(runs) else _ASCII_TRAILED:
-        try:  # first: most Western text fails at once
-            data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        decoded.append(codec)
     # not against the Western reading's score: one of pairs scores well too ("°∞l°±")
-    value, codec = max(((score(c), c) for c in decoded), key=lambda scored: scored[0], default=(0.0, None))
-    return codec if value > 0 else None
+    value, codec, text = max(((score(codec), codec, text) for codec, text in decoded), key=lambda scored: scored[0])
+    return (codec, text) if value > 0 else None
+
+
+def _decoded_nearly(data: bytes, codec: str, most: int) -> str | None:
+    """`data` decoded in `codec`, each byte it cannot decode as U+FFFD, if there are at most `most`
+    of them (a file in another code page has many, found early: it fails fast)."""
+    view, pieces, at, bad = memoryview(data), [], 0, 0  # decoded from where it failed, not copied there
+    while True:
+        try:
+            pieces.append(str(view[at:], codec))
+            return "".join(pieces)
+        except UnicodeDecodeError as err:
+            bad += 1
+            if bad > most:
+                return None
+            pieces += [str(view[at:at + err.start], codec), "\ufffd"]
+            at += err.end
 
 
 def best_single_byte(data: bytes) -> str:

@@ -229,6 +229,18 @@ def _wide_replaced(raw: bytes, wide: tuple[str, int] | None) -> tuple[bytes, int
     return raw, 0
 
 
+def _double_byte_page(raw: bytes) -> str | None:
+    """The double-byte code page of a page that is not UTF-8 (crparse.decode.detect.double_byte)."""
+    from crparse.decode.detect import double_byte
+
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        found = double_byte(raw)
+        return None if found is None else found[0]
+    return None
+
+
 def read(raw: bytes, path: str | None = None) -> Extract:
     _check_tags(raw.count(b"<"))  # before the bytes are decoded: counted again after
     from bs4 import UnicodeDammit
@@ -249,6 +261,11 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # (after a BOM, before bs4's own; a late one after UTF-8), or not at all (in a comment:
             # excluded, unless it is one of bs4's fallbacks, UTF-8 and windows-1252)
             tried = [declared] if declared else ["utf-8", late] if late else []
+            # a page that declares none, in a Chinese, Japanese or Korean code page, was read as
+            # UTF-8, every quote and dash U+FFFD (sweep 39): told as plain text is
+            double = None if tried or wide else _double_byte_page(raw)
+            if double is not None:
+                tried = [double]
             exclude = [*_NOT_PAGE_ENCODINGS, *([wrong[0]] if wrong else []),
                        *([commented] if commented not in (None, "utf-8", "windows-1252") else [])]
             with _no_guessing():
@@ -276,6 +293,10 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         diagnostics.append(Diagnostic(None, "warning", "replacement-characters",
                                       f"{undecodable:,} code unit(s) that are no {wide[0].upper()} (a lone surrogate "
                                       "half, an odd byte at the end) read as U+FFFD"))
+    if double is not None and read_as == double:
+        diagnostics.append(Diagnostic(None, "warning", "double-byte-encoding",
+                                      f"the page declares no charset, and its bytes above 0x7F read as the CR's quotes "
+                                      f"and dashes in {double}, a Chinese, Japanese or Korean code page: read so"))
     if wrong:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
                                       f"the page declares the charset {wrong[0]!r}, {wrong[1]}: read as {read_as}"))
