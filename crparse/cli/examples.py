@@ -35,11 +35,12 @@ def add_commands(commands) -> None:
 def run_examples_command(args) -> int:
     import crparse
     from crparse.examples import given_rules_date, rules_date, run_examples, store_identifier
+    from crparse.examples.collect import is_rule
 
     if args.emit_pytest:  # refused before the examples run, not after
         _check_directory(Path(args.emit_pytest))
     doc = crparse.parse(Path(args.path))
-    if args.rule is not None and not any(r.number.rstrip(".") == args.rule.rstrip(".") for r in doc.rules):
+    if args.rule is not None and not any(is_rule(r, args.rule) for r in doc.rules):
         # "0 examples", exit 0, for a rule the document lacks, or no rule number at all (sweep 38)
         from crparse.errors import quoted
 

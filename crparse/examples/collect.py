@@ -45,11 +45,16 @@ class Result:
                 "rules_date": self.rules_date}
 
 
+def is_rule(r, number: str) -> bool:
+    """Whether `number`, as a user gives it (with a trailing dot or not), is rule `r`'s."""
+    return r.number.rstrip(".") == number.rstrip(".")
+
+
 def cases(doc: Document, rule: str | None = None) -> list[Case]:
     """Every example of the document's rules, in document order (`rule`: of that rule only)."""
     out = []
     for r in doc.rules:
-        if rule is not None and r.number.rstrip(".") != rule.rstrip("."):
+        if rule is not None and not is_rule(r, rule):
             continue
         for i, example in enumerate(r.examples, 1):
             previous = r.examples[i - 2].text if i > 1 else None

@@ -100,6 +100,11 @@ def pytest_configure(config) -> None:
 _ACTIVE = False  # --cr-examples given in this session
 
 
+def pytest_unconfigure(config) -> None:
+    global _ACTIVE
+    _ACTIVE = False  # the next session in this process (pytest.main called again) decides for itself
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_keyboard_interrupt(excinfo) -> None:
     """Ctrl-C while documents are read: Python 3.11 may leave an entry of the interrupt's

@@ -421,6 +421,8 @@ def _align_steps(db: sqlite3.Connection, chain: _Chain, cache: dict[int, tuple[D
             chain.left((a, b))
             refused.append(f"{why.error}: so {a[2]} and {b[2]} were not aligned in this run (`crparse index` aligns "
                            "them when run again)")
+            if progress:
+                progress("align", n, len(wanted))
             continue
         aligned += 1
         pairs = align(old, new, old_units=old_units, new_units=new_units).pairs

@@ -157,7 +157,6 @@ def dumps(doc: Document, references: Sequence[Reference], *, indent: int | None 
 # is not UTF-8 as `\xNN`, the name still telling which file it was.
 
 
-
 def valid_text(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD."""
     return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
