@@ -42,7 +42,9 @@ def _editions(top: Path, months: list[int], shared: Path) -> dict[int, Path]:
 
 def _reads(count: float) -> int:
     """A budget for reads again of `count` reads of the chapter."""
-    return int(count * (len(CHAPTER.encode()) + runs.REPEATED_READ_COST))
+    from crparse.readers.rst import markup_work
+
+    return int(count * (markup_work(CHAPTER) + runs.REPEATED_READ_COST))
 
 
 def test_a_document_read_again_in_its_run_is_charged_once(tmp_path, monkeypatch):
@@ -145,3 +147,29 @@ def test_editions_whose_index_is_a_link_to_one_index_are_each_a_reader(tmp_path,
             assert len(crparse.parse(index).rules) > 100
         with pytest.raises(RefusedInput, match="which another document of this run has read"):
             crparse.parse(linked[2])
+
+
+def test_reads_again_are_charged_what_their_markup_costs_docutils(tmp_path, monkeypatch):
+    """Charged their bytes, documents naming one wide table each paid docutils' whole cost again:
+    20 naming one of 28 KB took 31 s within the bound (sweep 40)."""
+    import crparse
+    from crparse.errors import RefusedInput
+    from crparse.readers.rst import markup_work
+
+    columns = 300
+    border = "+" + "+".join(["--"] * columns) + "+"
+    row = "|" + "|".join(["ab"] * columns) + "|"
+    chapter = "T\n=\n\n100.1. Before.\n\n" + "\n".join([border, row, border, row, border]) + "\n\n100.2. After.\n"
+    (tmp_path / "chap.rst").write_text(chapter)
+    masters = []
+    for k in range(4):
+        masters.append(tmp_path / f"m{k}.rst")
+        masters[-1].write_text(f"M{k}\n==\n\n.. toctree::\n\n   chap\n")
+    each = markup_work(chapter) + runs.REPEATED_READ_COST
+    assert each > 20 * len(chapter.encode())
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", 5 * each // 2)  # the first, and two reads again
+    with runs.one_run():
+        for master in masters[:3]:
+            assert [r.number for r in crparse.parse(master).rules][-2:] == ["100.1", "100.2"]
+        with pytest.raises(RefusedInput, match="their markup, counted as plain text docutils reads"):
+            crparse.parse(masters[3])

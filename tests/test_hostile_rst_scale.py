@@ -419,7 +419,10 @@ def _masters_within(tmp_path: Path, chapters: int) -> int:
     """How many masters' whole reads of the chapters fit in the run's budget for reads again."""
     from crparse.readers import runs
 
-    each = sum(p.stat().st_size + runs.REPEATED_READ_COST for p in sorted((tmp_path / "ch").glob("*.rst"))[:chapters])
+    from crparse.readers.rst import markup_work
+
+    each = sum(markup_work(p.read_text()) + runs.REPEATED_READ_COST
+               for p in sorted((tmp_path / "ch").glob("*.rst"))[:chapters])
     return runs.MAX_REPEATED_WORK // each
 
 
@@ -433,7 +436,10 @@ def test_documents_of_one_run_reading_the_same_files_are_bounded_in_all(tmp_path
 
     masters = _masters(tmp_path, 5, 20)
     whole = len(crparse.parse(masters[0]).rules)
-    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", 50 * runs.REPEATED_READ_COST)  # about 48 small reads
+    from crparse.readers.rst import markup_work
+
+    bound = 50 * (markup_work((tmp_path / "ch" / "c0000.rst").read_text()) + runs.REPEATED_READ_COST)
+    monkeypatch.setattr(runs, "MAX_REPEATED_WORK", bound)  # about 50 small reads
     with runs.one_run():
         assert [len(crparse.parse(m).rules) for m in masters[:3]] == [whole] * 3  # 40 reads again
         again = crparse.parse(masters[0])  # a document parsed again reads its own files again: no such read
@@ -441,7 +447,7 @@ def test_documents_of_one_run_reading_the_same_files_are_bounded_in_all(tmp_path
         with pytest.raises(RefusedInput) as refusal:
             crparse.parse(masters[3])  # 60
     assert "which another document of this run has read: such reads have cost this run" in str(refusal.value)
-    assert f"past the {describe(50 * runs.REPEATED_READ_COST)} it may" in str(refusal.value)
+    assert f"past the {describe(bound)} it may" in str(refusal.value)
     assert len(crparse.parse(masters[4]).rules) == whole  # outside a run, each document is on its own
 
 
@@ -493,7 +499,9 @@ def test_documents_of_one_run_reading_one_large_chapter_are_bounded_by_its_size(
             documents.append(write(tmp_path, f"d{k}.rst", HEAD + ".. toctree::\n\n   big\n"))
     if not linked:
         write(tmp_path, "big.rst", chapter)
-    size = len(chapter.encode()) + runs.REPEATED_READ_COST
+    from crparse.readers.rst import markup_work
+
+    size = markup_work(chapter) + runs.REPEATED_READ_COST
     monkeypatch.setattr(runs, "MAX_REPEATED_WORK", 5 * size // 2)  # the first, and two reads again
     with runs.one_run():
         for document in documents[:3]:
@@ -699,10 +707,19 @@ def test_a_listing_counts_the_hidden_entries_it_scans(tmp_path):
     assert seen == [31]
 
 
-def test_the_run_s_bound_on_reads_again_is_held_to_what_dense_text_costs():
-    """Dense reST of tiny rules costs docutils ~4 ms a KB: within 8 MiB, 40 editions whose chapters
-    are hard links to the same 196 KB took 32 s (sweep 36). The bound is what ~8 s of such text
-    reads: 2 MiB."""
+def test_the_run_s_bound_on_reads_again_is_held_to_what_markup_costs(tmp_path):
+    """Dense reST of tiny rules costs docutils ~4 ms a KB, a wide table ~60: within a bound in
+    bytes, 40 editions hard-linking one 196 KB chapter took 32 s (sweep 36), and 20 documents
+    naming one table of 28 KB, 31 s (sweep 40). Reads again are charged what their markup costs,
+    each unit at most ~0.35 us of docutils: the bound is ~3 s of it."""
     from crparse.readers import runs
+    from crparse.readers.rst import markup_work
 
-    assert runs.MAX_REPEATED_WORK * 4 / 1000 / 2**10 <= 8.5
+    assert runs.MAX_REPEATED_WORK * 0.35e-6 <= 3.5
+    columns = 2000
+    border = "+" + "+".join(["--"] * columns) + "+"
+    row = "|" + "|".join(["ab"] * columns) + "|"
+    table = "T\n=\n\n" + "\n".join([border, row, border, row, border]) + "\n"
+    dense = "T\n=\n\n" + "".join(f"{100 + n // 900}.{n % 900 + 1}. Rule {n}.\n\n" for n in range(5000))
+    # the table costs docutils about 20 times what its bytes would say; dense rules, 3 to 8
+    assert markup_work(table) > 50 * len(table) and markup_work(dense) > 3 * len(dense)

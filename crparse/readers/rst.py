@@ -44,6 +44,7 @@ import re
 import stat
 import sys
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,7 +161,8 @@ def _read(raw: bytes, path: str | None) -> Extract:
         offset = sum(len(f.lines) for f in files)
         files.append(_File(str(child), child_decoded.lines, offset))
         diagnostics += [Diagnostic(d.line and d.line + offset, d.severity, d.code, d.message) for d in child_decoded.diagnostics]
-        documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False))
+        documents.append(_parse(child_decoded.text, files[-1], diagnostics, budget, main=False,
+                                before_docutils=lambda work, child=child, name=name: edition.read_again(child, name, work)))
         inner = _toctree_entries(documents[-1])
         if inner and edition is not None:
             shown = os.path.relpath(child, edition.directory)
@@ -284,6 +286,7 @@ class _Edition:
         # reads of their hard-linked chapters were never charged: 21 s, sweep 39)
         self.reader = os.path.join(self.root, os.path.basename(self.index))
         self.seen = {self.index}
+        self._identities: dict[str, str] = {}  # a file read, as it is shown -> its device and inode
         self.named: set[str] = set()
         # its .rst files, as the walk names them: strings, a Path for each made 20,000 files 1,000
         # directories deep cost 20 million parts (3 s: sweep 26)
@@ -355,17 +358,24 @@ class _Edition:
         self.seen.add(resolved)
         try:
             status = os.stat(resolved)
-            identity = f"{status.st_dev}:{status.st_ino}"  # hard links are one file
+            self._identities[str(shown)] = f"{status.st_dev}:{status.st_ino}"  # hard links are one file
         except OSError:
-            identity = resolved
-        again = runs.read_again(identity, self.reader, len(raw) + runs.REPEATED_READ_COST)
+            self._identities[str(shown)] = resolved
+        return shown, raw
+
+    def read_again(self, shown: Path, entry: str, work: int) -> None:
+        """Charge the run for the file `shown` (read for toctree `entry`) at `work`, what its markup
+        costs docutils (_Budget's measure), if another document of the run read it first: before
+        docutils reads it. Refused past the run's bound. Its bytes were charged, and one wide
+        table of 28 KB, read by 20 documents, took 31 s within the bound (sweep 40)."""
+        again = runs.read_again(self._identities[str(shown)], self.reader, work + runs.REPEATED_READ_COST)
         if again > runs.MAX_REPEATED_WORK:
             raise RefusedInput(
-                f"its toctree entry {quoted(entry)} reads {name}, which another document of this run has read: such "
-                f"reads have cost this run {describe(again)} (their bytes, and {describe(runs.REPEATED_READ_COST)} "
-                f"each), past the {describe(runs.MAX_REPEATED_WORK)} it may (reST files whose toctrees read the same "
-                "files): parse this one alone, or make the directory an edition (one index.rst)")
-        return shown, raw
+                f"its toctree entry {quoted(entry)} reads {shown}, which another document of this run has read: such "
+                f"reads have cost this run {describe(again)} (their markup, counted as plain text docutils reads in "
+                f"the same time, and {describe(runs.REPEATED_READ_COST)} each), past the "
+                f"{describe(runs.MAX_REPEATED_WORK)} it may (reST files whose toctrees read the same files): parse "
+                "this one alone, or make the directory an edition (one index.rst)")
 
     def _resolve(self, path: str) -> str:
         """real_path(path), once a run (an OSError too: a loop of links costs the kernel its 40 steps)."""
@@ -599,6 +609,16 @@ class _Budget:
             f"{describe(self.work)} of plain text, past the {describe(self.limit)} an edition may "
             f"(CRPARSE_MAX_RST_WORK; by default {L.RST_WORK_FACTOR:g} times CRPARSE_MAX_INPUT): raise it to read this",
             line=place[1])
+
+
+def markup_work(text: str) -> int:
+    """What a file's text costs docutils, in bytes of plain text it reads in the same time: what
+    an edition's budget charges for it, and the run's (crparse.readers.runs) for a file another
+    document of the run read first."""
+    budget = _Budget()
+    budget.limit = sys.maxsize
+    _prescan(text, _File("<text>", text.splitlines(), 0), budget, main=False)
+    return budget.work
 
 
 def _docutils_lines(text: str, lines: list[str]):
@@ -1156,10 +1176,16 @@ def _check_tables(text: str) -> None:
         scanned = at if at != -1 else len(text)
 
 
-def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True):
+def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Budget, main: bool = True,
+           before_docutils: Callable[[int], None] | None = None):
+    """The docutils tree of `text`, counted into `budget` first; `before_docutils(work)` is told
+    what its markup counted, before docutils reads it."""
     from docutils import nodes
 
+    counted = budget.work
     _prescan(text, source, budget, main)
+    if before_docutils is not None:
+        before_docutils(budget.work - counted)
     _check_substitutions(text)
     _check_substitution_nodes(text)
     _check_tables(text)

@@ -34,13 +34,16 @@ import mmap
 from collections.abc import Callable, Iterator
 from typing import Any
 
-# What reads of files another document of the run read first may cost the run in all: each its
-# bytes (docutils reads ~2 MB a second) and REPEATED_READ_COST for its set-up (~5 ms). K documents
-# each naming one 2.4 MB chapter cost 1.2 s each, 31 of them 40 s: a count of reads let them by
-# (sweep 29). 2 MiB: about 500 small reads, or one of a chapter that large. Dense text of tiny
-# rules costs docutils ~4 ms a KB, not 0.5: 40 editions whose chapters are hard links to the same
-# 196 KB took 32 s within 8 MiB (sweep 36).
-MAX_REPEATED_WORK = 2 * 2**20
+# What reads of files another document of the run read first may cost the run in all: each what
+# its markup costs docutils, as the reST reader counts it for an edition's budget (bytes of plain
+# text docutils reads in the same time, at most ~0.35 us each: crparse.readers.limits), and
+# REPEATED_READ_COST for its set-up (~5 ms). K documents each naming one 2.4 MB chapter cost 1.2 s
+# each, 31 of them 40 s: a count of reads let them by (sweep 29). Bytes were charged, and dense
+# text of tiny rules cost docutils ~4 ms a KB (40 editions hard-linking one 196 KB chapter: 32 s,
+# sweep 36), a wide table ~60 ms (20 documents naming one of 28 KB: 31 s, sweep 40). 8 MiB: ~3 s
+# of docutils (a table of thousands of columns, quadratic in them, up to twice that), under one
+# read of the costliest file an edition may hold.
+MAX_REPEATED_WORK = 8 * 2**20
 REPEATED_READ_COST = 4 * 2**10
 # The characters of file names that :glob: patterns may be matched against in a run, in all: each
 # edition holds to MAX_RST_GLOB_WORK (3,000,000), and 60 documents each at it took 20 s (sweep 29).
