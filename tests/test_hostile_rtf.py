@@ -145,6 +145,19 @@ def test_footnotes_and_annotations_are_counted_not_dropped_silently():
     assert said.severity == "warning" and said.message.endswith("2 footnotes, 1 annotation (comment)")
 
 
+@pytest.mark.parametrize("word", ["footnote", "fonttbl", "info", "pict", "fldinst", "comment", "header"])
+def test_a_destination_word_inside_a_paragraph_is_said(word):
+    """striprtf drops the rest of the group after a destination word wherever it stands: after a
+    `\\footnote` typed in a paragraph, the rules that followed went without a word (sweep 40)."""
+    rtf = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", f"Rule 100.2, see\\{word} the notes.") + "}"
+    doc = crparse.parse(rtf.encode("latin-1"), format="rtf")
+    said = [d for d in doc.diagnostics if d.code == "rtf-not-read"]
+    assert len(said) == 1 and said[0].severity == "warning" and f"\\{word} at line" in said[0].message
+    # a destination that opens its group, after a star, control words or a line break, is none such
+    grouped = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", f"Rule 100.2.{{\\*\\lang1\r\n\\{word} x}}") + "}"
+    assert "inside a group's text" not in " ".join(d.message for d in crparse.parse(grouped.encode(), format="rtf").diagnostics)
+
+
 @pytest.mark.parametrize("inserted, said", [
     ("{\\shp{\\*\\shpinst{\\shptxt BOX words}}{\\shprslt{\\*\\do\\dptxbx{\\dptxbxtext BOX words}}}}", "1 text box"),
     ("{\\*\\do\\dobxcolumn{\\dptxbx{\\dptxbxtext BOX words}}}", "1 text box"),

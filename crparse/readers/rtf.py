@@ -82,7 +82,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         rtf = _LONG_PARAMETER.sub(lambda m: m[1] or m[2], rtf)
     if "\\*" in rtf:
         rtf = _without_stray_stars(rtf)
-    binary += _not_read(rtf)
+    binary += _not_read(rtf) + _bare_destinations(rtf)
     if "\\ansicpg" in rtf:
         rtf = _ANSICPG.sub(lambda m: m[1] or "\\crparsecpg", rtf)
     rtf = _SHOWN.sub(lambda m: m[1] or f"\\crparse{m[2]}", rtf)
@@ -390,6 +390,32 @@ def _not_read(rtf: str) -> list[Diagnostic]:
         counts[kind] = n + counts.get(kind, 0) if word not in ("shptxt", "dptxbxtext") else max(n, counts.get(kind, 0))
     said = ", ".join(f"{n:,} {one if n == 1 else many}" for (one, many), n in counts.items())
     return [Diagnostic(None, "warning", "rtf-not-read", f"text the reader does not read: {said}")]
+
+
+_CONTROL_WORD = re.compile(r"\\([a-z]{1,32})(?![a-z])")
+# read backwards from a control word: the control words and spaces before it, to the "{" (and
+# "\*") that opens its group
+_GROUP_START_BEFORE = re.compile(r"(?:[ \t\r\n]*+[0-9]{0,10}+-?[a-zA-Z]{1,32}+\\){0,16}+[ \t\r\n]*+(?:\*\\[ \t\r\n]*+)?\{")
+
+
+def _bare_destinations(rtf: str) -> list[Diagnostic]:
+    """A warning for destination control words (`\footnote`, `\fonttbl`...) that do not open a
+    group: striprtf drops the rest of their group wherever they stand, and the rules after a
+    `\footnote` typed in a paragraph went without a word (sweep 40)."""
+    from striprtf.striprtf import destinations
+
+    bare: list[tuple[int, str]] = []
+    for match in _CONTROL_WORD.finditer(rtf):
+        word = match[1]
+        if word in destinations and not _GROUP_START_BEFORE.match(rtf[max(0, match.start() - 600):match.start()][::-1]):
+            bare.append((match.start(), word))
+    if not bare:
+        return []
+    at, word = bare[0]
+    line = rtf.count("\n", 0, at) + 1
+    return [Diagnostic(line, "warning", "rtf-not-read",
+                       f"{len(bare):,} destination control word(s) inside a group's text (\\{word} at line {line} of "
+                       "the RTF file): the rest of each one's group is not read")]
 
 
 def _binary_data(rtf: str) -> tuple[str, list[Diagnostic]]:
