@@ -376,3 +376,14 @@ def test_a_western_code_page_with_pairs_of_high_bytes_is_no_double_byte_one(code
     # runs of one high byte, and of two (two accented letters)
     decoded = decode_bytes(("".join(f"100.{i}. Ghazbán “the” Æther — ñé.\n" for i in range(1, 60))).encode(codec))
     assert decoded.encoding == codec and "double-byte-encoding" not in [d.code for d in decoded.diagnostics]
+
+
+def test_a_gb18030_fragment_with_four_byte_characters_is_read_in_it():
+    """GB18030 writes NBSP, (R), (TM), an en dash and â in four bytes, two of them digits: a
+    fragment holding a few had too many lone high bytes to be taken for pairs, and was read as
+    mac_roman, without a word (sweep 40)."""
+    text = "".join(f"100.{i}. These rules apply to “all games” of Magic — always.\n" for i in range(1, 9))
+    text += "100.9. The card Dandân, and Magic® and Wizards™ – here.\n"
+    decoded = decode_bytes(text.encode("gb18030"))
+    assert decoded.encoding == "gb18030" and decoded.lines[-1] == text.splitlines()[-1]
+    assert "double-byte-encoding" in [d.code for d in decoded.diagnostics]

@@ -473,7 +473,11 @@ def double_byte(data: bytes, runs: list[int] | None = None) -> tuple[str, str] |
     ends = [len(data) if (end := marks.find(0, pos)) == -1 else end for pos in runs]
     alone = sum(1 for pos, end in zip(runs, ends) if end == pos + 1)
     most = max(8, len(runs) // 500)
-    decoded = [(codec, text) for codec in (_PAIRED if alone <= 0.05 * len(runs) else _ASCII_TRAILED)
+    # GB18030 writes some characters the CR uses in four bytes, two of them digits (NBSP, (R), (TM),
+    # an en dash, â): their high bytes are alone, and a fragment holding a few was read as mac_roman
+    # (sweep 40)
+    candidates = _PAIRED if alone <= 0.05 * len(runs) else ("gb18030", *_ASCII_TRAILED)
+    decoded = [(codec, text) for codec in candidates
                if (text := _decoded_nearly(data, codec, most)) is not None]  # most Western text fails at once
     if not decoded:
         return None
