@@ -143,6 +143,24 @@ def test_the_plugin_names_a_document_it_refuses_and_passes_over_what_is_no_docum
     assert "2 errors" in run.stdout and not re.search(r"ERROR collecting docs/(README|empty|data)", run.stdout)
 
 
+def test_the_plugin_collects_the_documents_crparse_reads_whatever_their_names(tmp_path):
+    """`crparse parse DIR` reads a release named without a document's suffix; the plugin passed it
+    over, its examples untested without a word (sweep 40). Code and what is no CR document stay out."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    document(docs)
+    document(docs, name="cr-2026-01-16")
+    document(docs, name="cr.text")
+    (docs / "LICENSE").write_text("Permission is granted.\n")
+    (docs / "test_x.py").write_text("def test_x():\n    raise SystemExit('imported')\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cr-examples", str(docs),
+                          "--collect-only", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    collected = {line.split("::")[0] for line in run.stdout.splitlines() if "::" in line}
+    assert collected == {"docs/cr.txt", "docs/cr-2026-01-16", "docs/cr.text"}, run.stdout[-2000:]
+    assert run.returncode == 0 and "imported" not in run.stdout + run.stderr
+
+
 def test_an_interrupt_whose_traceback_has_an_entry_without_a_line_is_reported(monkeypatch):
     """Ctrl-C while documents were read: an entry of Python 3.11's traceback had no line number,
     and pytest's report of the interrupt failed on it with a TypeError traceback (sweep 37)."""

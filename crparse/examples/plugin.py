@@ -229,7 +229,10 @@ def _listed(config) -> list[str]:
         from crparse.inputs import inputs
 
         root = Path(os.path.abspath(config.getoption("--cr-examples")))
-        documents = [i.path for i in inputs([root]) if i.skipped is None and _document(Path(i.path))]
+        walked = [i.path for i in inputs([root]) if i.skipped is None and not Path(i.path).name.startswith(".")]
+        named = {path for path in walked if _document(Path(path))}
+        others = _others(walked, named)
+        documents = [path for path in walked if path in named or path in others]
         # pytest collects a file through a collector for each directory above it, by recursion:
         # 1,000 levels down, an INTERNALERROR (sweep 17)
         deep = [p for p in documents if len(Path(p).parts) - len(root.parts) > _MOST_LEVELS]
@@ -243,6 +246,24 @@ def _listed(config) -> list[str]:
 
 
 _MOST_LEVELS = 256
+# What pytest's own collectors take (Python modules), or a loader would import: never a document
+_CODE = frozenset({".py", ".pyw", ".pyi", ".pyc", ".pyo", ".pyd", ".so", ".dll", ".dylib"})
+
+
+def _others(walked: list[str], named: set[str]) -> set[str]:
+    """The files of the walk not named as documents (`cr-2002-10-07`, `cr.text`) that crparse
+    reads as CR documents, as `crparse parse DIR` does: passed over, their examples went
+    untested without a word (sweep 40). Parsed here once (kept for _parsed)."""
+    from crparse.errors import NotADocument
+    from crparse.parallel import parse_all
+
+    others = [path for path in walked if path not in named and Path(path).suffix.lower() not in _CODE]
+    found = set()
+    for path, doc in zip(others, parse_all(others)) if others else ():
+        if not isinstance(doc, NotADocument):
+            _PARSED[path] = doc
+            found.add(path)
+    return found
 
 
 _PARSED: dict[str, object] = {}
@@ -251,10 +272,10 @@ _PARSED: dict[str, object] = {}
 def _parsed(config) -> dict[str, object]:
     """Every document under --cr-examples, parsed once, in parallel (crparse.parallel): the
     files are collected one by one, but a directory of releases parses in a fraction of the time."""
-    if not _PARSED:
+    paths = [path for path in _listed(config) if path not in _PARSED]
+    if paths:
         from crparse.parallel import parse_all
 
-        paths = _listed(config)
         _PARSED.update(zip(paths, parse_all(paths)))
     return _PARSED
 
