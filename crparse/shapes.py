@@ -16,13 +16,14 @@ MIN_RULES = 2
 # Rule numbers as printed, as pattern text to build other patterns from: a section "100", a
 # rule "100.1", a subrule "100.1a" (letters skip l and o, see crparse.numbers). Parts are one
 # digit ("1"). The rule part has had up to three digits since 2009 ("702.149").
-SECTION_NUMBER = r"\d{3}"
-RULE_PART = r"\d{1,3}"
+# ASCII digits: a number in other digits ("１００.２", "704.٦") is none the CR prints (sweep 40)
+SECTION_NUMBER = r"[0-9]{3}"
+RULE_PART = r"[0-9]{1,3}"
 SUBRULE_LETTER = r"[a-z]"
 RULE_NUMBER = rf"{SECTION_NUMBER}\.{RULE_PART}"
 NUMBER = rf"{RULE_NUMBER}{SUBRULE_LETTER}?"  # a rule or a subrule
 # Any numbered unit, part to subrule, with its pieces named.
-UNIT_NUMBER = rf"(?P<section>\d{{1,3}})(?:\.(?P<rule>{RULE_PART})(?P<letter>{SUBRULE_LETTER})?)?"
+UNIT_NUMBER = rf"(?P<section>[0-9]{{1,3}})(?:\.(?P<rule>{RULE_PART})(?P<letter>{SUBRULE_LETTER})?)?"
 
 # "100.1.", "100.1a", "702.149. Training", "305.3.The", "606.5 If", "702.93a. Soulbond",
 # "601.2a - The" (hyphen-separated web scrapes). The rule part has three digits since 2009.
@@ -39,11 +40,14 @@ SPACED_RULE = re.compile(
     (?P<dot>\.)?(?P<sep>[ \t]+)(?P<rest>[A-Z\u201c"(].*)""",
     re.VERBOSE,
 )
-# What starts a paragraph as a rule number does, of any length: a number the CR's numbering has
-# not (a section of two or four digits, "1000."; a rule part of four, "100.1000."; two letters,
-# "100.1aa") made no rule, and its paragraph ran into the one before without a word (sweep 39).
+# What starts a paragraph as a rule number does, of any length, in any digits, with any letters or
+# marks after it: a number the CR's numbering has not (a section of two or four digits, "1000.";
+# a rule part of four, "100.1000."; two letters or another letter, "100.1aa", "100.2ą"; more
+# parts, "100.1.1."; a comma, "100,2."; other digits, "１００.２") made no rule, and its paragraph
+# ran into the one before without a word (sweeps 39, 40).
 NUMBER_LIKE = re.compile(
-    r"[ \t]*(?P<number>(?P<section>\d{1,6})(?:\.(?P<rule>\d{1,6})(?P<letter>[a-z]{1,3})?)?)(?(rule)\.?|\.)(?=[ \t]|$)"
+    r"[ \t]*(?P<number>\(?(?P<section>\d++)(?:(?P<sep>[.,])(?P<rule>\d*+)(?P<letter>[^\s.]*+)"
+    r"(?P<more>(?:\.[^\s.]++)*+))?)(?(sep)\.?|\.)(?=\s|$)"
 )
 # The wording of a heading runs to the last character that is not a space or a tab. Spelled
 # greedily (`\S(?:.*[^ \t\n])?`), not lazily (`\S.*?` then `[ \t]*$`): the lazy form rescans the
@@ -150,12 +154,15 @@ def numbered_otherwise(line: str) -> str | None:
     match = NUMBER_LIKE.match(line)
     if match is None:
         return None
-    section, rule, letter = match.group("section", "rule", "letter")
-    if rule is None:
-        odd = len(section) not in (1, 3)
+    number, section, sep, rule, letter, more = match.group("number", "section", "sep", "rule", "letter", "more")
+    if not number.isascii() or number.startswith("(") or sep == "," or more:
+        return number
+    if sep is None or not rule and not letter:  # a part or a section
+        odd = len(section) not in (1, 3) or section == "0"
     else:
-        odd = len(section) != 3 or len(rule) > 3 or letter is not None and len(letter) > 1
-    return match["number"] if odd else None
+        odd = len(section) != 3 or not rule or len(rule) > 3 or bool(letter) and not (
+            len(letter) == 1 and "a" <= letter <= "z")
+    return number if odd else None
 
 
 def opens_rule_anywhere(line: str) -> bool:

@@ -9,6 +9,8 @@ the CLI in a child under 15 s and 1 GiB.
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from limits import run_limited
 
@@ -161,7 +163,10 @@ def test_markdown_counted_by_its_lines_says_so(block):
         crparse.parse(text.encode(), format="markdown")
 
 
-@pytest.mark.parametrize("number", ["100.1000.", "100.1aa", "1000.", "10.", "100.12345."])
+@pytest.mark.parametrize("number", ["100.1000.", "100.1aa", "1000.", "10.", "100.12345.", "100.9999999.",
+                                    "99999999999.", "100.2ą", "100.2α", "100.2a1", "100.2a\u0301", "100.2)", "(100.2)",
+                                    "100.2:", "100,2.", "100.1.1.", "100.1.a", "100..2.", "0.", "100.ab",
+                                    "\uff11\uff10\uff10.\uff12.", "100.\u0663."])
 @pytest.mark.parametrize("format", ["text", "markdown"])
 def test_a_paragraph_numbered_as_no_rule_is_said(number, format):
     """It made no rule, and its text ran into the rule before without a word (sweep 39)."""
@@ -169,10 +174,26 @@ def test_a_paragraph_numbered_as_no_rule_is_said(number, format):
     doc = crparse.parse(text.encode(), format=format)
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
     said = [d for d in doc.diagnostics if d.code == "not-a-rule-number"]
-    assert len(said) == 1 and said[0].severity == "warning" and said[0].message.startswith(number.rstrip("."))
+    shown = unicodedata.normalize("NFC", number.rstrip("."))[:6]  # as read: NFC
+    assert len(said) == 1 and said[0].severity == "warning" and said[0].message.startswith(shown)
 
 
-@pytest.mark.parametrize("line", ["1. Choose a card.", "100.1. One.", "100.1a Sub.", "2024 was a year.", "3 cards."])
+def test_a_capital_subrule_letter_is_no_second_rule():
+    """`100.2Z Text` was a second rule 100.2 whose text starts "Z" (sweep 40)."""
+    doc = crparse.parse(_RULES.replace("100.4. Four.", "100.3Z Capital.\n\n100.4. Four.").encode(), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert [d.message[:6] for d in doc.diagnostics if d.code == "not-a-rule-number"] == ["100.3Z"]
+    assert "duplicate-number" not in [d.code for d in doc.diagnostics]
+
+
+def test_a_rule_part_with_a_leading_zero_is_said():
+    doc = crparse.parse(_RULES.replace("100.4. Four.", "100.04. Four.").encode(), format="text")
+    assert [d.message for d in doc.diagnostics if d.code == "number-format"] == [
+        "100.04 printed with a leading zero in its rule part"]
+
+
+@pytest.mark.parametrize("line", ["1. Choose a card.", "100.1. One.", "100.1a Sub.", "2024 was a year.", "3 cards.",
+                                  "100. General", "9. Last."])
 def test_numbers_the_cr_uses_and_plain_numbers_are_not_said(line):
     from crparse.shapes import numbered_otherwise
 

@@ -8,6 +8,7 @@ reason, so every line is accounted for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
@@ -47,6 +48,10 @@ class Tokens(NamedTuple):
     blocks: list[Block]
     leftovers: list[Leftover]
     diagnostics: list[Diagnostic]
+
+
+# a capital letter right after a rule number, alone: "100.2Z Text"
+_CAPITAL_LETTER = re.compile(r"[A-Z](?![A-Za-z])")
 
 
 class _Group(NamedTuple):
@@ -250,7 +255,8 @@ class _Tokenizer:
                 match = rule_match(line)
                 if match is not None:
                     number, letter, dot, sep, rest = match.group("number", "letter", "dot", "sep", "rest")
-                    if (not dot) if letter else (dot and sep):  # "100.1a Text", "100.1. Text"
+                    usual = (not dot) if letter else (dot and sep)  # "100.1a Text", "100.1. Text"
+                    if usual and (match["rule"][0] != "0" or len(match["rule"]) == 1):  # "100.01.": rule() says it
                         n = numbers[i] if numbers is not None else i + 1
                         rest = rest.strip()
                         if letter:
@@ -297,15 +303,14 @@ class _Tokenizer:
                 return
             number = C.numbered_otherwise(line)
             if number is not None:
-                self.diagnostics.append(Diagnostic(
-                    self.lineno(group.start), "warning", "not-a-rule-number",
-                    f"{number} starts a paragraph as a rule number does, but the CR numbers none so (a section has "
-                    "three digits, a rule part at most three, a subrule one letter): read as text"))
+                self.not_a_rule_number(group, number)
         elif head in "EeXx":
             match = C.EXAMPLE.match(line)
             if match:
                 self.example(group, match)
                 return
+        elif head == "(" and (number := C.numbered_otherwise(line)) is not None:  # "(100.2) Text"
+            self.not_a_rule_number(group, number)
         text = self.joined(group.lines)
         self.emit("STRAY" if C.is_stray(text) else "PARA", group, text)
 
@@ -314,6 +319,15 @@ class _Tokenizer:
         kind = "SUBRULE" if match["letter"] else "RULE"
         rest = match["rest"].strip()
         dot, sep = match["dot"], match["sep"]
+        if not dot and not sep and _CAPITAL_LETTER.match(rest):
+            # "100.2Z Text": a capital subrule letter, which the CR never prints, was taken for a
+            # second rule 100.2 whose text starts "Z" (sweep 40)
+            self.not_a_rule_number(group, number + rest[0])
+            self.emit("PARA", group, self.joined(group.lines))
+            return
+        if len(match["rule"]) > 1 and match["rule"].startswith("0"):  # "100.01.": no number the CR prints (sweep 40)
+            self.diagnostics.append(Diagnostic(self.lineno(group.start), "warning", "number-format",
+                                               f"{number} printed with a leading zero in its rule part"))
         usual = (dot and sep) if kind == "RULE" else not dot  # "100.1. Text", "100.1a Text"
         if not usual:
             self.number_format(group, kind, number, dot, sep, rest)
@@ -321,6 +335,12 @@ class _Tokenizer:
             self.emit(kind, group, "", number=number, title=rest)
         else:
             self.emit(kind, group, self.joined(group.lines, rest), number=number)
+
+    def not_a_rule_number(self, group: _Group, number: str) -> None:
+        self.diagnostics.append(Diagnostic(
+            self.lineno(group.start), "warning", "not-a-rule-number",
+            f"{number[:40]} starts a paragraph as a rule number does, but the CR numbers none so (a section has "
+            "three digits, a rule part at most three, a subrule one letter a-z, in ASCII digits): read as text"))
 
     def number_format(self, group: _Group, kind: str, number: str, dot, sep, rest: str) -> None:
         line = self.lineno(group.start)
