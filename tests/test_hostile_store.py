@@ -104,6 +104,13 @@ def test_a_search_phrase_is_bounded(store):
     assert "at most" in err
 
 
+def test_a_long_search_phrase_is_echoed_cut_short(store):
+    """A phrase of one 100,000-character word was echoed whole, a line as long (sweep 40)."""
+    result = run_limited(["search", "704." + "9" * 100_000, "--db", str(store)], seconds=10)
+    assert result.returncode == 1 and len(result.stderr) < 300 and b"(100,004 characters)" in result.stderr, \
+        result.stderr[:300]
+
+
 def test_a_file_changed_after_it_was_stored_is_indexed_again_and_not_read_for_a_date(store, tmp_path):
     releases = tmp_path / "releases"
     _release(releases, "b.txt", "February 1, 2020", rule_text="Another text altogether.")

@@ -180,7 +180,10 @@ def run_search(args) -> int:
         say(f"{' -> '.join(o.keys):<30} {o.first} .. {o.last}  ({o.releases} releases)")
     from crparse.cli.main import report
 
-    report(f"{len(found)} rule(s) held \"{' '.join(args.phrase.split())}\"")
+    from crparse.errors import quoted
+
+    # cut short as refusals echo arguments: a phrase of 100,000 characters was a line as long (sweep 40)
+    report(f"{len(found)} rule(s) held {quoted(' '.join(args.phrase.split()))}")
     return exits.OK if found else exits.FOUND
 
 
