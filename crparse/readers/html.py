@@ -22,6 +22,7 @@ import re
 import warnings
 from contextlib import contextmanager
 from functools import cache
+from html.entities import html5 as html5_entities
 from html.parser import HTMLParser, attrfind_tolerant, tagfind_tolerant
 
 from crparse.errors import RefusedInput
@@ -547,10 +548,30 @@ _NO_REFERENCE = re.compile(r"&#(?![0-9]|[xX][0-9a-fA-F])")
 _DECIMAL_BEFORE_HEX_LETTER = re.compile(r"(&#[0-9]+)(?=[a-fA-F])")
 
 
+# A named reference a browser reads without its ";" (HTML's legacy ones: "&nbsp", "&amp") is
+# ended there by it, even before a letter ("&nbspEach" is " Each"); html.parser read the name on,
+# found none, and kept "&nbspEach" as text: the rule it numbered ran into the one before (sweep 40).
+_NAMED = re.compile(r"&([A-Za-z][-.A-Za-z0-9]*+)(;?)")
+_LEGACY_NAMES = frozenset(name for name in html5_entities if not name.endswith(";"))
+
+
+def _legacy_ended(match: re.Match) -> str:
+    name, semicolon = match[1], match[2]
+    if semicolon or name in _LEGACY_NAMES:
+        return match[0]
+    for length in range(min(len(name), 6), 1, -1):  # the longest legacy name first, as a browser
+        if name[:length] in _LEGACY_NAMES:
+            return f"&{name[:length]};{name[length:]}"
+    return match[0]
+
+
 def shorten_references(text: str) -> tuple[str, int]:
     """`text` with its long decimal references shortened, and how many were past U+10FFFF; a
-    "&#" that starts no reference written `&amp;#`, and a decimal one before a letter a-f ended."""
+    "&#" that starts no reference written `&amp;#`, a decimal one before a letter a-f ended, and a
+    legacy named one without its ";" ended."""
     text = _NO_REFERENCE.sub("&amp;#", text)
+    if "&" in text:
+        text = _NAMED.sub(_legacy_ended, text)
     past = 0
 
     def shortened(match: re.Match) -> str:
