@@ -890,3 +890,12 @@ def test_an_edition_file_a_walk_passes_over_is_said(tmp_path):
     said = [m for m in toctree_warnings(crparse.parse(index)) if "does not read" in m]
     assert said == [f"1 .rst file(s) of the edition's directory that it does not read: extra.rst (a symbolic link "
                     f"leading outside {index.parent})"], said
+
+
+def test_a_term_s_classifiers_are_read_with_it():
+    """docutils makes the words after " : " on a term line a classifier, which went nowhere: a rule
+    lost "only in the main phase" without a word (sweep 41)."""
+    text = ("100. General\n\n100.1. Rule one.\n\n100.2. A player may cast a spell : only in the main phase\n"
+            "   of their turn.\n\n100.3. Rule three.\n")
+    doc = crparse.parse(text.encode(), format="rst")
+    assert doc.rule("100.2").text == "A player may cast a spell : only in the main phase of their turn."

@@ -723,3 +723,30 @@ def test_the_run_s_bound_on_reads_again_is_held_to_what_markup_costs(tmp_path):
     dense = "T\n=\n\n" + "".join(f"{100 + n // 900}.{n % 900 + 1}. Rule {n}.\n\n" for n in range(5000))
     # the table costs docutils about 20 times what its bytes would say; dense rules, 3 to 8
     assert markup_work(table) > 50 * len(table) and markup_work(dense) > 3 * len(dense)
+
+
+@pytest.mark.parametrize("shape", ["classifiers", "uris"])
+def test_markup_docutils_makes_nodes_of_that_the_budget_missed_is_counted(tmp_path, shape):
+    """A term's classifiers (`term : c : c`) and standalone URIs of schemes that need no "//"
+    (`urn:x`) were counted as plain text: 4 MB of them took 19 s and 1.2 GB, and 12 documents
+    naming one chapter of them 31 s (sweep 41)."""
+    from crparse.readers.rst import markup_work
+
+    if shape == "classifiers":
+        text = "".join("term " + " : c" * 2000 + "\n   Its definition.\n\n" for _ in range(3))
+    else:
+        text = "".join(" ".join(f"urn:x{n}" for n in range(40)) + "\n\n" for _ in range(30))
+    assert markup_work(text) > 10 * len(text)  # it was about their length
+    big = tmp_path / "big.rst"
+    big.write_text(text * (100 if shape == "classifiers" else 60))  # 2.4 MB, 1.3 MB
+    result = run_limited(["parse", str(big)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and result.seconds < 5, (result.seconds, result.stderr)
+    said = "term classifiers" if shape == "classifiers" else "inline markup characters"
+    assert said in result.stderr.decode(), result.stderr
+
+
+def test_a_paragraph_of_uris_is_refused_as_one_of_markup_not_of_nesting(tmp_path):
+    path = tmp_path / "urns.rst"
+    path.write_text("100. General\n\n100.1. " + " ".join(f"urn:x{n}" for n in range(1000)) + "\n")
+    with pytest.raises(crparse.RefusedInput, match="paragraph with more than 512 inline markup characters"):
+        crparse.parse(path)

@@ -182,6 +182,7 @@ RST_EXPLICIT_COST = 2048  # what docutils parses with a state machine of its own
 # (directive, target, comment, footnote, substitution), a field, an option, the first item of a list
 RST_INLINE_COST = 768  # an inline markup character (` | * a reference's _, a URL, an address), a grid table's cell
 RST_FILE_COST = 8192  # a toctree entry (docutils' setup for a file alone is ~5 ms)
+RST_CLASSIFIER_COST = 64  # a term's classifier (`term : c`), ~13 us and ~1 KB of docutils' tree
 RST_NESTED_COST = 2048  # a level of nesting opened on the line of another: `- - x`, `a. b. x` (~600 us)
 # docutils recurses some ten frames for each level of nesting (block quotes, lists, directives):
 # past ~150 levels Python's recursion limit is reached, and each level holds a copy of the lines

@@ -582,7 +582,7 @@ class _Budget:
         self.size_limit = max_input()
         self.work = 0
         self.size = 0
-        self.counts = dict.fromkeys(("block", "explicit", "inline", "cell", "line", "file"), 0)
+        self.counts = dict.fromkeys(("block", "explicit", "inline", "classifier", "cell", "line", "file"), 0)
 
     def add_file(self, size: int, shown: str, entry: str, line: int) -> None:
         """A file of `size` bytes that toctree `entry` (at `line` of the index) brings in."""
@@ -602,13 +602,26 @@ class _Budget:
     def refusal(self, place: tuple[str, int | None]) -> RefusedInput:
         words = {"block": "blocks (paragraphs, list items, headings...)", "explicit": "directives, targets, "
                  "fields and lists (a state machine each)", "inline": "inline markup characters", "cell": "table cells",
-                 "line": "lines", "file": "toctree entries"}
+                 "line": "lines", "file": "toctree entries", "classifier": "term classifiers (`term : classifier`)"}
         counted = ", ".join(f"{n:,} {words[kind]}" for kind, n in self.counts.items() if n or kind == "block")
         return RefusedInput(
             f"more reStructuredText markup than docutils reads in time{place[0]}: {counted} so far count as "
             f"{describe(self.work)} of plain text, past the {describe(self.limit)} an edition may "
             f"(CRPARSE_MAX_RST_WORK; by default {L.RST_WORK_FACTOR:g} times CRPARSE_MAX_INPUT): raise it to read this",
             line=place[1])
+
+
+# A standalone URI whose scheme needs no "//" ("urn:x", "mailto:a"): docutils makes a reference
+# of each of its known schemes, as of "http://" (counted by "://"), and recursed once for each in a
+# paragraph (one of 1,000 "urn:" ran past Python's recursion limit; 4 MB of them took 19 s and 1.2 GB:
+# sweep 41)
+_SCHEMED_URI = re.compile(r"(?<![\w.+-])([A-Za-z][A-Za-z0-9.+-]{0,31}+):(?=[^\s/])")
+
+
+def _schemed(words: str) -> int:
+    from docutils.utils.urischemes import schemes
+
+    return sum(1 for match in _SCHEMED_URI.finditer(words) if match[1].lower() in schemes)
 
 
 def markup_work(text: str) -> int:
@@ -654,9 +667,9 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
 
     limit, work = budget.limit, budget.work
     line_cost, block_cost, explicit_cost = L.RST_LINE_COST, L.RST_BLOCK_COST, L.RST_EXPLICIT_COST
-    inline_cost, file_cost = L.RST_INLINE_COST, L.RST_FILE_COST
+    inline_cost, file_cost, classifier_cost = L.RST_INLINE_COST, L.RST_FILE_COST, L.RST_CLASSIFIER_COST
     nested_cost, max_nesting, max_markup = L.RST_NESTED_COST, L.MAX_RST_NESTING, L.MAX_RST_PARAGRAPH_MARKUP
-    lines = blocks = explicit = inline = cells = 0
+    lines = blocks = explicit = inline = classified = cells = 0
     stack: list[int] = []  # the columns of the levels of nesting open at the line
     blank, indent = True, -1
     paragraph = 0  # the inline markup characters of the paragraph so far
@@ -768,9 +781,14 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
         words = content[at:] if at else content  # what follows the markers (`* `, `| `) is inline text
         bars = words.count("|")
         marks = (words.count("`") + words.count("*") + words.count("://") + words.count("@")
-                 + (len(_REFERENCE_END.findall(words)) if "_" in words else 0))
+                 + (len(_REFERENCE_END.findall(words)) if "_" in words else 0)
+                 + (_schemed(words) if ":" in words else 0))
+        # a term's classifiers ("term : c : c"), each a node of docutils' (~13 us): uncounted, 160
+        # terms of 2,000 took 2.3 s and 1.5 GB (sweep 41)
+        classifiers = words.count(" : ")
         inline += marks + bars
-        work += (marks + bars) * inline_cost
+        classified += classifiers
+        work += (marks + bars) * inline_cost + classifiers * classifier_cost
         paragraph += marks if grid else marks + bars
         if paragraph > max_markup:
             where, line_number = place(number)
@@ -781,8 +799,8 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
         if work > limit:
             break
     budget.work = work
-    for kind, n in (("line", lines), ("block", blocks), ("explicit", explicit), ("inline", inline), ("cell", cells),
-                    ("file", files)):
+    for kind, n in (("line", lines), ("block", blocks), ("explicit", explicit), ("inline", inline),
+                    ("classifier", classified), ("cell", cells), ("file", files)):
         budget.counts[kind] += n
     if work > limit:
         raise budget.refusal(place(number))
@@ -1753,9 +1771,18 @@ class _Writer:
     def definition(self, item) -> None:
         from docutils import nodes
 
+        term: list = []  # the term's text and line, and its classifiers' texts
         for child in item.children:
+            if isinstance(child, nodes.classifier) and term:
+                # "a spell : only in the main phase" on a term line: docutils makes the words after
+                # " : " a classifier, which went nowhere without a word (sweep 41)
+                term[0] += " : " + self.inline(child)
+                continue
+            if term:
+                self.emit(term[0], term[1], blank=False)
+                term = []
             if isinstance(child, nodes.term):
-                self.emit(self.inline(child), _first_line(child), blank=False)
+                term = [self.inline(child), _first_line(child)]
             elif isinstance(child, nodes.definition):
                 for block in child.children:
                     if isinstance(block, nodes.paragraph):
@@ -1766,6 +1793,8 @@ class _Writer:
                                       _first_line(sense), blank=False)
                     else:
                         self.body(block, None)
+        if term:
+            self.emit(term[0], term[1], blank=False)
         self.emit("", _first_line(item), blank=False)
 
     def seealso(self, node) -> None:
