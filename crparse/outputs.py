@@ -69,6 +69,25 @@ def _naming(err: OSError, path: Path) -> OSError:
     return OSError(err.errno, err.strerror, str(path))  # OSError picks the subclass of the errno
 
 
+def make_directories(path: str | os.PathLike) -> None:
+    """`path` and the directories above it that are missing, made top down by a loop: os.makedirs
+    recurses once for each missing one, and a store, a site or tests to write 1,000 directories
+    down ended with a RecursionError, exit 3 (sweep 41)."""
+    missing = []
+    folder = Path(os.path.abspath(path))
+    while not folder.is_dir():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+
+
 @contextlib.contextmanager
 def exclusive(where: Path, *, subject: str, busy: str, wait: float,
               waiting: Callable[[float], None] | None = None) -> Iterator[None]:
@@ -82,7 +101,7 @@ def exclusive(where: Path, *, subject: str, busy: str, wait: float,
     # (it could name any file), and what is not a regular file is not locked.
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        where.parent.mkdir(parents=True, exist_ok=True)
+        make_directories(where.parent)
         fd = os.open(where, flags, 0o644)
     except OSError as err:
         raise CrparseError(f"cannot take the lock file {where}: {why_not_made(where, err)}", path=subject) from None

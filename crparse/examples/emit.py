@@ -11,7 +11,7 @@ from pathlib import Path
 from crparse.examples.bounds import MAX_DOCUMENT_ITEMS
 from crparse.examples.collect import Result
 from crparse.nodes import Document
-from crparse.outputs import replace
+from crparse.outputs import make_directories, replace
 
 # Nothing from the document goes into the file but as a Python literal (repr): a file name or an
 # example holding `"""` would otherwise end a docstring and write code that pytest runs.
@@ -44,7 +44,7 @@ def write_tests(directory: Path, doc: Document, results: list[Result], date: str
     """The test file written, and how many examples were left out of it: at most
     MAX_DOCUMENT_ITEMS are written, as the plugin collects (20,000 tests of one-line examples ran
     for over 120 s: sweep 27)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directories(directory)
     # ASCII only: a module or function name must be an identifier ("²" is a \w, not one)
     given = Path(doc.source.path or "document").stem
     stem = re.sub(r"[^0-9A-Za-z]+", "_", given).strip("_") or "document"

@@ -48,7 +48,7 @@ from crparse.align.pairs import FLAGS, KINDS
 from crparse.errors import CommandError, CrparseError
 from crparse.inputs import inside, resolved
 from crparse.limits import max_site_units
-from crparse.outputs import exclusive, replace, tree
+from crparse.outputs import exclusive, make_directories, replace, tree
 from crparse.parallel import end_pool, result_of, worker_pool
 from crparse.processes import stoppable
 from crparse.shapes import UNIT_NUMBER
@@ -185,7 +185,7 @@ def _releases(paths: Sequence[Path], out: Path, work: Path, progress: Progress |
         first[sha] = path
         found.append((path, sha))
     folder = work / "summaries"
-    folder.mkdir(parents=True, exist_ok=True)
+    make_directories(folder)
     _remove_file(work / "releases.json")  # the summaries of an earlier crparse (CACHE_VERSION 1)
     cache: dict[str, dict] = {}
     for path, sha in found:
@@ -686,7 +686,7 @@ def _remove_file(path: Path) -> None:
 
 def _write_if_changed(path: Path, text: str) -> None:
     """Sphinx rereads a source whose mtime changed: leave unchanged files untouched."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_directories(path.parent)
     data = text.encode("utf-8")
     if not holds(path, data):
         replace(path, data)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import crparse
 from crparse.errors import CommandError
 from crparse.inputs import resolved
-from crparse.outputs import remove_tree, replace
+from crparse.outputs import make_directories, remove_tree, replace
 from crparse.site.state import holds, read_stamp
 from crparse.sphinx.directive import FRONT_PAGE, pages
 from crparse.sphinx.prepare import Prepared, prepare
@@ -97,7 +97,7 @@ def write_sources(release: Path, src: Path, p: Prepared, scratch: Callable[[], P
     changes, so Sphinx rereads only what changed. `scratch()`: an empty directory that lasts as
     long as the build, made when asked for (a build killed by SIGTERM leaves it in TMPDIR: only
     those of releases that need one, sweep 29). Returns the docnames."""
-    src.mkdir(parents=True, exist_ok=True)
+    make_directories(src)
     # Both resolved: a symbolic link on the way (OUT linked elsewhere) would otherwise be counted in
     # the ../ of the path but not where Sphinx resolves it.
     argument = os.path.relpath(resolved(release), resolved(src))

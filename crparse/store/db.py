@@ -19,6 +19,7 @@ from pathlib import Path
 
 from crparse.errors import CrparseError
 from crparse.limits import describe, max_releases, max_store_value
+from crparse.outputs import make_directories
 
 STORE_VERSION = 1
 
@@ -194,7 +195,7 @@ def connect(path: str | os.PathLike | None = None, *, create: bool = False, read
                     "(DIR: a directory of releases)",
                     path=str(path),
                 )
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_directories(path.parent)
         if readonly:
             db = _read_only(path)
         else:
