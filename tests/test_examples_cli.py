@@ -479,7 +479,7 @@ def test_a_path_pytest_would_read_as_a_test_id_is_collected(tmp_path, name):
         assert run.stdout.count("PASSED") == 3
 
 
-@pytest.mark.parametrize("name", ["rules.py", "conftest.py", "test_doc.py", "rules.pyc", "README"])
+@pytest.mark.parametrize("name", ["rules.py", "conftest.py", "test_doc.py", "rules.pyc", ".hidden"])
 def test_a_path_that_is_no_cr_document_is_a_usage_error_and_runs_nothing(tmp_path, name):
     """pytest collects a file given to it as it is: `--cr-examples=docs/rules.py` imported it and
     the package's __init__.py, and `=docs/conftest.py` that conftest.py (sweep 25)."""
@@ -493,6 +493,21 @@ def test_a_path_that_is_no_cr_document_is_a_usage_error_and_runs_nothing(tmp_pat
     assert run.returncode == 4 and f"--cr-examples: {docs / name} is not a directory nor a CR document" in run.stderr, \
         run.stdout[-2000:] + run.stderr[-2000:]
     assert not mark.exists(), mark.read_text()
+
+
+def test_a_path_named_without_a_document_s_suffix_is_read_as_in_a_directory(tmp_path):
+    """`--cr-examples=DIR` collects `DIR/cr-2026-01-16`; given alone, it was a usage error (sweep
+    41). A large file not named as a document, in a directory, is passed over: a photo beside the
+    releases ended the session as a document too large (sweep 41)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    release = document(docs, name="cr-2026-01-16")
+    alone = _plugin([f"--cr-examples={release}", "--collect-only", "-q"], tmp_path)
+    assert alone.returncode == 0 and "cr-2026-01-16::" in alone.stdout, alone.stdout[-2000:] + alone.stderr[-2000:]
+    (docs / "cover.jpg").write_bytes(os.urandom(1024) * 5 * 1024)
+    beside = _plugin([f"--cr-examples={docs}", "--collect-only", "-q"], tmp_path)
+    assert beside.returncode == 0 and "cr-2026-01-16::" in beside.stdout and "cover.jpg" not in beside.stdout, \
+        beside.stdout[-2000:]
 
 
 def test_the_plugin_collects_documents_in_directories_pytest_passes_over(tmp_path):

@@ -1172,9 +1172,10 @@ def test_a_page_that_declares_no_charset_is_read_in_its_double_byte_code_page(co
 
 def test_a_legacy_named_reference_without_its_semicolon_is_read_as_a_browser_reads_it():
     """"&nbspEach" was kept as text, and the rule it numbered ran into the one before (sweep 40)."""
-    page = ("<html><body><p>100. General</p><p>100.1. One &notit here.</p><p>100.2.&nbspEach player needs a deck "
-            "&amp1 &notin; x.</p><p>100.3. Three&copy2026.</p></body></html>")
+    page = ("<html><body><p>100. General</p><p>100.1. One &notit here, A&notit;B &foo; R&D; x.</p><p>100.2.&nbspEach "
+            "player needs a deck &amp1 &notin; x.</p><p>100.3. Three&copy2026.</p></body></html>")
     doc = crparse.parse(page.encode(), format="html")
     assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3"]
+    # as html.unescape reads them, a browser's way
     assert [doc.rule(n).text for n in ("100.1", "100.2", "100.3")] == [
-        "One ¬it here.", "Each player needs a deck &1 ∉ x.", "Three©2026."]
+        "One ¬it here, A¬it;B &foo; R&D; x.", "Each player needs a deck &1 ∉ x.", "Three©2026."]

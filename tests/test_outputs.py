@@ -164,12 +164,17 @@ def test_emit_pytest_names_the_test_file_and_what_is_in_the_way(tmp_path, capsys
 def test_directories_a_thousand_deep_are_made_by_a_loop(tmp_path):
     """Path.mkdir(parents=True) recurses once a level: a store, a site or tests to write 1,000
     directories down ended with a RecursionError, exit 3 (sweep 41)."""
-    from crparse.outputs import make_directories
+    from crparse.outputs import make_directories, remove_tree
 
     deep = tmp_path.joinpath(*["d"] * 1500)
-    make_directories(deep)
-    assert deep.is_dir()
-    make_directories(deep)  # there already
-    (tmp_path / "file").write_text("x")
-    with pytest.raises(FileExistsError):
-        make_directories(tmp_path / "file" / "below")
+    try:
+        make_directories(deep)
+        assert deep.is_dir()
+        make_directories(deep)  # there already
+        (tmp_path / "file").write_text("x")
+        with pytest.raises(FileExistsError):
+            make_directories(tmp_path / "file" / "below")
+    finally:
+        # gone by a loop too: pytest's own clean-up of old temporary directories recurses, and a
+        # tree this deep left behind ended the next session with a RecursionError
+        remove_tree(tmp_path / "d")

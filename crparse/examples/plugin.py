@@ -48,11 +48,12 @@ def pytest_configure(config) -> None:
     if path == "":  # tested for truth, an empty PATH turned the plugin off: pytest collected the
         # directory it was started in, its conftest.py and test_*.py (sweep 24)
         raise pytest.UsageError("--cr-examples: the PATH given is empty")
-    if path and not os.path.isdir(path) and not _document(Path(path)):
+    if path and not os.path.isdir(path) and (Path(path).suffix.lower() in _CODE or Path(path).name.startswith(".")):
         # pytest collects a file given to it as it is: a .py one was imported, and its package's
-        # __init__.py, a conftest.py too (sweep 25). Only CR documents are given to it.
-        raise pytest.UsageError(f"--cr-examples: {path} is not a directory nor a CR document "
-                                f"({', '.join(sorted(_SUFFIXES))})")
+        # __init__.py, a conftest.py too (sweep 25). A file of any other name is read as a CR
+        # document, as in a directory (one without a document's suffix was refused: sweep 41).
+        raise pytest.UsageError(f"--cr-examples: {path} is not a directory nor a CR document (Python code, or "
+                                "a hidden file)")
     if path is not None:
         # a setting the CLI refuses (exit 2, one line) made every document a refusal, passed over
         # as no CR document: "no tests ran", saying nothing of why (sweep 37)
@@ -254,13 +255,15 @@ def _others(walked: list[str], named: set[str]) -> set[str]:
     """The files of the walk not named as documents (`cr-2002-10-07`, `cr.text`) that crparse
     reads as CR documents, as `crparse parse DIR` does: passed over, their examples went
     untested without a word (sweep 40). Parsed here once (kept for _parsed)."""
-    from crparse.errors import NotADocument
+    from crparse.errors import CrparseError
     from crparse.parallel import parse_all
 
     others = [path for path in walked if path not in named and Path(path).suffix.lower() not in _CODE]
     found = set()
     for path, doc in zip(others, parse_all(others)) if others else ():
-        if not isinstance(doc, NotADocument):
+        # one read: a file not named as a document and refused (a 5 MB photo, a store: "larger
+        # than the input limit") is no document of the user's, and ended the session (sweep 41)
+        if not isinstance(doc, CrparseError):
             _PARSED[path] = doc
             found.add(path)
     return found

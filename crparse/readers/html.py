@@ -557,12 +557,13 @@ _LEGACY_NAMES = frozenset(name for name in html5_entities if not name.endswith("
 
 def _legacy_ended(match: re.Match) -> str:
     name, semicolon = match[1], match[2]
-    if semicolon or name in _LEGACY_NAMES:
+    if semicolon and name + ";" in html5_entities or not semicolon and name in _LEGACY_NAMES:
         return match[0]
     for length in range(min(len(name), 6), 1, -1):  # the longest legacy name first, as a browser
         if name[:length] in _LEGACY_NAMES:
-            return f"&{name[:length]};{name[length:]}"
-    return match[0]
+            return f"&{name[:length]};{name[length:]}{semicolon}"
+    # no reference at all: its text as written (bs4 wrote "&foo;" as "&foo", losing the ";": sweep 41)
+    return f"&amp;{name}{semicolon}" if semicolon else match[0]
 
 
 def shorten_references(text: str) -> tuple[str, int]:
