@@ -191,6 +191,9 @@ MAX_RST_NESTING = 16
 # docutils' time for a paragraph's inline markup grows with its square (a reference or an unmatched
 # backquote: 20,000 in one paragraph took 35 s); the 2011-07-15 edition has 64 at most in one.
 MAX_RST_PARAGRAPH_MARKUP = 512
+# docutils splits a block quote at each attribution (`-- Name`) and reads the rest of the quote
+# again: 4,000 in one took 5.7 s and 1.15 GB for 67 KB (sweep 42). A CR has none.
+MAX_RST_ATTRIBUTIONS = 300
 # Substitutions defined by others (`.. |a| replace:: |b| |b|`) multiply: 14 levels of two make
 # 16,384 nodes, which docutils' substitution transform handled in 17 s (it rescans them, a square);
 # each level more doubled it. Past this many substitutions in all, once expanded, the edition is

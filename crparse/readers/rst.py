@@ -542,6 +542,8 @@ _NESTED_MARKER = re.compile(
     r"|\.\.\s+[A-Za-z][\w.+:-]{0,40}?::|:[^:\s][^:]{0,40}:)\s+(?=\S)"
 )
 # Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
+# a block quote's attribution, as docutils finds one: "--", "---" or an em dash, then text
+_ATTRIBUTION = re.compile("(?:---?(?!-)|\u2014) *(?=\\S)")
 _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
 _TOCTREE = re.compile(r"\.\.\s+toctree::", re.IGNORECASE)  # a directive's name is read in any case
@@ -669,7 +671,7 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
     line_cost, block_cost, explicit_cost = L.RST_LINE_COST, L.RST_BLOCK_COST, L.RST_EXPLICIT_COST
     inline_cost, file_cost, classifier_cost = L.RST_INLINE_COST, L.RST_FILE_COST, L.RST_CLASSIFIER_COST
     nested_cost, max_nesting, max_markup = L.RST_NESTED_COST, L.MAX_RST_NESTING, L.MAX_RST_PARAGRAPH_MARKUP
-    lines = blocks = explicit = inline = classified = cells = 0
+    lines = blocks = explicit = inline = classified = cells = attributions = 0
     stack: list[int] = []  # the columns of the levels of nesting open at the line
     blank, indent = True, -1
     paragraph = 0  # the inline markup characters of the paragraph so far
@@ -734,6 +736,15 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
                 at = marker.end()
                 stack.append(column + at)
                 markers += 1
+        if column and _ATTRIBUTION.match(content):
+            attributions += 1
+            work += explicit_cost
+            if attributions > L.MAX_RST_ATTRIBUTIONS:
+                where, line_number = place(number)
+                raise RefusedInput(
+                    f"reStructuredText with more than {L.MAX_RST_ATTRIBUTIONS} block quote attributions (`-- Name`)"
+                    f"{where}: not read (docutils splits a quote at each and reads the rest of it again: its time "
+                    "and memory grow with their square; a rule has none)", line=line_number)
         costly = _EXPLICIT.match(content) is not None
         if lists and max(lists) > column:  # the lists nested deeper are over
             lists = {c: kind for c, kind in lists.items() if c <= column}
