@@ -268,6 +268,14 @@ def test_a_rule_the_document_lacks_is_refused(tmp_path, rule):
     assert len(done.stderr.splitlines()) == 1
 
 
+def test_emit_pytest_below_a_file_is_refused_before_the_examples_run(tmp_path):
+    """It ran every example, then said "File exists" (sweep 42)."""
+    (tmp_path / "plain").write_text("x")
+    done = crparse("examples", str(document(tmp_path)), "--emit-pytest", str(tmp_path / "plain" / "sub"))
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == f"crparse: {tmp_path / 'plain'}: --emit-pytest needs a directory, and one above it is a file"
+
+
 def test_unsupported_examples_say_which_sentence(tmp_path):
     path = document(tmp_path, {"801.9": "Alex juggles three torches while Rob watches."})
     (result,) = json.loads(crparse("examples", str(path), "--json").stdout)

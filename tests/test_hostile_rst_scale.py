@@ -762,3 +762,10 @@ def test_a_quote_of_thousands_of_attributions_is_refused_before_docutils(tmp_pat
     result = run_limited(["parse", str(path)], seconds=15)
     assert result.ok_within_limits and result.returncode == 2 and result.seconds < 3, (result.seconds, result.stderr)
     assert b"more than 300 block quote attributions" in result.stderr
+
+
+def test_a_refusal_for_undefined_substitutions_reads_as_a_sentence(tmp_path):
+    path = tmp_path / "subs.rst"
+    path.write_text("Rules\n=====\n\n100. General\n\n" + "".join(f"100.{n}. a |s{n}| b\n\n" for n in range(1, 3201)))
+    with pytest.raises(crparse.RefusedInput, match="reads in time with the definitions of its 3,200 undefined"):
+        crparse.parse(path)

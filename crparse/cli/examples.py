@@ -89,3 +89,10 @@ def run_examples_command(args) -> int:
 def _check_directory(path: Path) -> None:
     if path.exists() and not path.is_dir():
         raise CrparseError("--emit-pytest needs a directory, and this is not one", path=str(path))
+    # one to make below a file: said before the examples run, and as such (it was said after
+    # them, as "File exists": sweep 42)
+    above = path.parent
+    while not above.exists() and above.parent != above:
+        above = above.parent
+    if above.exists() and not above.is_dir():
+        raise CrparseError("--emit-pytest needs a directory, and one above it is a file", path=str(above))

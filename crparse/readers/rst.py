@@ -1225,7 +1225,7 @@ def _parse(text: str, source: _File, diagnostics: list[Diagnostic], budget: _Bud
     if symbols:
         where = "" if main else f" of {Path(source.path).name}"
         budget.charge("explicit", len(symbols), L.RST_EXPLICIT_COST,
-                      (f"with the definitions of its {len(symbols):,} undefined substitutions (|T|){where}", None))
+                      (f" with the definitions of its {len(symbols):,} undefined substitutions (|T|){where}", None))
         text += "\n\n" + "\n".join(f".. |{name}| replace:: {{{name}}}" for name in symbols) + "\n"
     messages: list = []
     try:
