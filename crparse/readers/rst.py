@@ -541,9 +541,9 @@ _NESTED_MARKER = re.compile(
     r"(?:[-+*\u2022\u2023\u2043]|\(?(?:\d{1,9}|[#A-Za-z]|[ivxlcdmIVXLCDM]{1,9})[.)]|\|"
     r"|\.\.\s+[A-Za-z][\w.+:-]{0,40}?::|:[^:\s][^:]{0,40}:)\s+(?=\S)"
 )
-# Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
-# a block quote's attribution, as docutils finds one: "--", "---" or an em dash, then text
+# A block quote's attribution, as docutils finds one: "--", "---" or an em dash, then text.
 _ATTRIBUTION = re.compile("(?:---?(?!-)|\u2014) *(?=\\S)")
+# Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
 _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
 _TOCTREE = re.compile(r"\.\.\s+toctree::", re.IGNORECASE)  # a directive's name is read in any case
