@@ -121,6 +121,10 @@ def _is_path(text: str) -> bool:
 _RULES_LEFT_UNREAD = ("rst-toctree", "rtf-unclosed-group", "rtf-binary", "markdown-html-unclosed")
 
 
+def _left_rules_unread(d: Diagnostic) -> bool:
+    return d.code in _RULES_LEFT_UNREAD or (d.code == "html-not-text" and d.severity == "warning")
+
+
 # What no reader's text may hold: a lone surrogate (docutils' `unicode:: U+D800`, an escape in
 # any markup) is no character, and the store's SQLite, like any UTF-8 output, refuses it:
 # `identify` and `index` ended with a UnicodeEncodeError, exit 3 (sweep 34).
@@ -155,13 +159,10 @@ def _parse(raw: bytes, path: str | None, format: str | None) -> Document:
         # a refusal drops the diagnostics: a reader's warning that may explain it goes into its message
         # (docutils' "Inconsistent title style" drops every heading under it: sweep 13)
         warned = next((d.message if d.line is None else f"line {d.line}: {d.message}" for d in extract.diagnostics
-                       if d.code in ("html-warning", "rst-markup", "rst-toctree", "rtf-unclosed-group", "rtf-binary",
-                                     "markdown-html-unclosed")
-                       or (d.code == "html-not-text" and d.severity == "warning")), None)
+                       if d.code in ("html-warning", "rst-markup") or _left_rules_unread(d)), None)
         one = extract.source_line(starts[0]) if starts else None
-        lost = any(d.code in _RULES_LEFT_UNREAD or (d.code == "html-not-text" and d.severity == "warning")
-                   for d in extract.diagnostics)
-        raise no_rules(raw, path, extract.format, warned, one=one, lost=lost)
+        raise no_rules(raw, path, extract.format, warned, one=one,
+                       lost=any(_left_rules_unread(d) for d in extract.diagnostics))
     first_rule = starts[0]
     regions = find_regions(lines, first_rule, hard_wrapped)
     tokens = tokenize(lines, regions, most=(limit := max_paragraphs()))
