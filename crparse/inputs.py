@@ -39,6 +39,13 @@ class Input(NamedTuple):
         return self.skipped is not None and (self.named or self.unread)
 
 
+def many_paths(paths, call: str) -> None:
+    """Refuse one path given where an iterable of them is wanted (`call`: how to call it right):
+    a str is an iterable, and each of its characters was taken for a path ("/": the whole disk)."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError(f"{call.partition('(')[0]} takes an iterable of paths, not one path: {call}")
+
+
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,
            other_editions: bool = True, record: bool = True, hidden: bool = False,
            visit: Callable[[str, int], None] | None = None) -> Iterator[Input]:

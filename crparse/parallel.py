@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from crparse.errors import CrparseError, SettingError
+from crparse.inputs import many_paths
 from crparse.limits import jobs_given, not_a_setting
 from crparse.nodes import Document
 from crparse.pipeline import parse
@@ -60,8 +61,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     A caller that stops early closes the iterator (its frame's end does): the workers' pool is
     then shut down at once. One left open to the interpreter's exit meets a race of Python
     3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
-    if isinstance(paths, (str, bytes, os.PathLike)):  # each character was taken for a path (sweep 33)
-        raise TypeError("parse_all takes an iterable of paths, not one path: parse_all([path])")
+    many_paths(paths, "parse_all([path])")  # each character was taken for a path (sweep 33)
     return _in_one_run([str(p) for p in paths], format, then, share)
 
 

@@ -26,7 +26,7 @@ from crparse.align import Pair, align
 from crparse.align.units import Prepared, Unit, prepare, prepared, restore, units
 from crparse.errors import CrparseError
 from crparse.fingerprint import Unwalked, fingerprint
-from crparse.inputs import Unread, file_kind, inputs, read_regular, resolved
+from crparse.inputs import Unread, file_kind, inputs, many_paths, read_regular, resolved
 from crparse.limits import max_input, max_paragraphs
 from crparse.lineage import Release, link
 from crparse.nodes import Document
@@ -151,8 +151,7 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     directories) is found once (crparse.readers.runs), for a caller outside a command too."""
     from crparse.readers.runs import one_run
 
-    if isinstance(paths, (str, bytes, os.PathLike)):  # each character was a path, "/" the disk (sweep 35)
-        raise TypeError("index takes an iterable of paths, not one path: index(db, [path])")
+    many_paths(paths, "index(db, [path])")  # "/" walked the disk (sweep 35)
     with one_run():
         return _index(db, paths, progress)
 
