@@ -225,24 +225,40 @@ _LISTED: list[str] = []
 def _listed(config) -> list[str]:
     """The documents at --cr-examples as crparse reads a directory (crparse.inputs): a link
     leading out of it, a FIFO, the chapters of a reST edition (read through its index) are
-    left out. pytest's own walk followed a link to a file outside (sweep 14)."""
+    left out. pytest's own walk followed a link to a file outside (sweep 14). A file named as a
+    document is one, refused or not; one named otherwise (`cr-2002-10-07`, `cr.text`) is one if
+    crparse reads it as one, as `crparse parse DIR` does (passed over, its examples went untested
+    without a word: sweep 40), but never Python code. All are parsed here, in one run
+    (crparse.parallel), and kept for collection."""
     if not _LISTED:
+        from crparse.errors import CrparseError
         from crparse.inputs import inputs
+        from crparse.parallel import parse_all
 
         root = Path(os.path.abspath(config.getoption("--cr-examples")))
+
+        def too_deep(path: str) -> bool:
+            # pytest collects a file through a collector for each directory above it, by
+            # recursion: 1,000 levels down, an INTERNALERROR (sweep 17)
+            return len(Path(path).parts) - len(root.parts) > _MOST_LEVELS
+
         walked = [i.path for i in inputs([root]) if i.skipped is None and not Path(i.path).name.startswith(".")]
         named = {path for path in walked if _document(Path(path))}
-        others = _others(walked, named)
-        documents = [path for path in walked if path in named or path in others]
-        # pytest collects a file through a collector for each directory above it, by recursion:
-        # 1,000 levels down, an INTERNALERROR (sweep 17)
-        deep = [p for p in documents if len(Path(p).parts) - len(root.parts) > _MOST_LEVELS]
+        read = [path for path in walked if (path not in named or not too_deep(path))
+                and (path in named or Path(path).suffix.lower() not in _CODE)]
+        found = dict(zip(read, parse_all(read))) if read else {}
+        # one refused, not named as a document (a 5 MB photo, a store: "larger than the input
+        # limit"), is no document of the user's, and ended the session (sweep 41)
+        documents = [path for path in walked if path in named
+                     or path in found and not isinstance(found[path], CrparseError)]
+        deep = [p for p in documents if too_deep(p)]
         if deep:
             config.issue_config_time_warning(pytest.PytestConfigWarning(
                 f"crparse: {len(deep)} document(s) more than {_MOST_LEVELS} directories below {root} left out: pytest "
                 f"cannot collect so deep (the first: {deep[0]})"), stacklevel=2)
         left_out = set(deep)
         _LISTED.extend(p for p in documents if p not in left_out)
+        _PARSED.update((p, found[p]) for p in _LISTED)
     return _LISTED
 
 
@@ -251,35 +267,13 @@ _MOST_LEVELS = 256
 _CODE = frozenset({".py", ".pyw", ".pyi", ".pyc", ".pyo", ".pyd", ".so", ".dll", ".dylib"})
 
 
-def _others(walked: list[str], named: set[str]) -> set[str]:
-    """The files of the walk not named as documents (`cr-2002-10-07`, `cr.text`) that crparse
-    reads as CR documents, as `crparse parse DIR` does: passed over, their examples went
-    untested without a word (sweep 40). Parsed here once (kept for _parsed)."""
-    from crparse.errors import CrparseError
-    from crparse.parallel import parse_all
-
-    others = [path for path in walked if path not in named and Path(path).suffix.lower() not in _CODE]
-    found = set()
-    for path, doc in zip(others, parse_all(others)) if others else ():
-        # one read: a file not named as a document and refused (a 5 MB photo, a store: "larger
-        # than the input limit") is no document of the user's, and ended the session (sweep 41)
-        if not isinstance(doc, CrparseError):
-            _PARSED[path] = doc
-            found.add(path)
-    return found
-
-
 _PARSED: dict[str, object] = {}
 
 
 def _parsed(config) -> dict[str, object]:
-    """Every document under --cr-examples, parsed once, in parallel (crparse.parallel): the
-    files are collected one by one, but a directory of releases parses in a fraction of the time."""
-    paths = [path for path in _listed(config) if path not in _PARSED]
-    if paths:
-        from crparse.parallel import parse_all
-
-        _PARSED.update(zip(paths, parse_all(paths)))
+    """Every document under --cr-examples, parsed once, in parallel (_listed): the files are
+    collected one by one, but a directory of releases parses in a fraction of the time."""
+    _listed(config)
     return _PARSED
 
 
