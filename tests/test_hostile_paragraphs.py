@@ -198,3 +198,14 @@ def test_numbers_the_cr_uses_and_plain_numbers_are_not_said(line):
     from crparse.shapes import numbered_otherwise
 
     assert numbered_otherwise(line) is None
+
+
+def test_spaces_after_a_number_in_other_digits_are_left_as_they_are():
+    """A number in other digits is none the CR prints (sweep 40): the space after it is not read
+    as the one after a rule number, and the paragraph is said as numbered otherwise."""
+    wide = "100.\u0663.\u00a0Arabic-Indic."  # the first digits ASCII, as the shapes read them
+    doc = crparse.parse(_RULES.replace("100.4. Four.", f"{wide}\n\n100.4. Four.").encode(), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert wide in doc.rule("100.3").text
+    assert [d.code for d in doc.diagnostics if d.code in ("invisible-characters", "not-a-rule-number")] == [
+        "not-a-rule-number"]

@@ -24,6 +24,7 @@ import unicodedata
 from functools import cache
 
 from crparse.nodes import Diagnostic
+from crparse.shapes import NUMBER, RULE_PART, SUBRULE_LETTER
 
 _INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
 # Default_Ignorable_Code_Point outside those categories (Unicode's DerivedCoreProperties; Python's
@@ -78,8 +79,10 @@ def _without(run: re.Match[str], text: str) -> str:
 # A line's leading number (a part, section, rule or subrule: "1.", "100.", "100.1a.", "100.1a")
 # before a character that is not ASCII or is a control space, or spaces and one (a space, then a
 # zero-width one, kept it in the rule's text without a word: sweep 38); the character is `wide`.
+# Spelled with the shapes' ASCII digits: a number in other digits is none the CR prints, and its
+# spaces are left as they are (the block stage says it is not a rule number).
 _NUMBER_THEN_WIDE = re.compile(
-    r"[ \t]*(?P<number>\d{1,3}(?:\.\d{1,3}[a-z]?)?\.|\d{3}\.\d{1,3}[a-z]?)[ \t]*(?P<wide>[^\x00-\x7f]|[\f\v\x1c-\x1f])"
+    rf"[ \t]*(?P<number>{RULE_PART}(?:\.{RULE_PART}{SUBRULE_LETTER}?)?\.|{NUMBER})[ \t]*(?P<wide>[^\x00-\x7f]|[\f\v\x1c-\x1f])"
 )
 
 
