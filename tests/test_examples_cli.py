@@ -560,3 +560,50 @@ def test_a_path_that_is_no_regular_file_is_a_one_line_usage_error(tmp_path, kind
     said = {"fifo": "not a regular file (a FIFO)", "device": "not a regular file (a device)",
             "missing": "cannot be read: No such file or directory"}[kind]
     assert run.returncode == 4 and f"ERROR: --cr-examples: {path}: {said}" in run.stderr, run.stderr[-1000:]
+
+
+_SESSIONS = """
+import sys
+import crparse.parallel
+import pytest
+
+calls = []
+parse_all = crparse.parallel.parse_all
+crparse.parallel.parse_all = lambda paths, *a, **k: calls.append(len(paths)) or parse_all(paths, *a, **k)
+for path in sys.argv[1:]:
+    code = pytest.main(["-p", "no:cacheprovider", "-n", "0", "--collect-only", "-q", f"--cr-examples={path}"])
+    print("SESSION", code, len(calls), sum(calls))
+"""
+
+
+def test_the_plugin_parses_a_directory_once_and_each_session_for_itself(tmp_path):
+    """A directory of no documents was parsed again for every path pytest visited (its empty list
+    read as not yet found: 200 files, 16.5 s), and a second session in one process (pytest.main
+    called again) collected nothing, reusing the first one's list (review)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for n in range(20):
+        (notes / f"note{n}").write_text("A note, no rules.\n")
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    document(first)
+    document(second, name="other.txt")
+    run = subprocess.run([sys.executable, "-c", _SESSIONS, str(notes), str(first), str(second)], check=False,
+                         capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, timeout=120)
+    sessions = [line.split()[1:] for line in run.stdout.splitlines() if line.startswith("SESSION")]
+    # notes: no tests (exit 5), one parse of its 20 files; then one parse of each document
+    assert sessions == [["5", "1", "20"], ["0", "2", "21"], ["0", "3", "22"]], run.stdout[-3000:] + run.stderr[-2000:]
+    assert "a/cr.txt::" in run.stdout and "b/other.txt::" in run.stdout
+
+
+def test_a_path_named_without_a_document_s_suffix_and_refused_says_why(tmp_path):
+    """Given as PATH, it is the user's document: refused, pytest said it was "not found" (review)."""
+    release = document(tmp_path, name="cr-2026-01-16")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0",
+                          f"--cr-examples={release}"], check=False, capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_MAX_INPUT="512"))
+    assert run.returncode == 2 and f"crparse: {release}: input larger than the 512 bytes limit" in run.stdout, \
+        run.stdout[-2000:] + run.stderr[-2000:]
+    assert "not found" not in run.stdout + run.stderr

@@ -11,6 +11,7 @@ any, are replaced by PATH).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -184,26 +185,45 @@ def pytest_ignore_collect(collection_path, config):
     return str(collection_path) not in _listed(config)
 
 
-_WAYS: set[str] = set()
+@dataclass
+class _Collection:
+    """What this session collects at --cr-examples, found once. Kept in the session's config: as
+    module state, a second session in one process (pytest.main called again) collected the first
+    one's documents; and an empty list, read as not yet found, had every directory of no documents
+    parsed again for each path pytest visited (review)."""
+
+    listed: list[str] | None = None  # the documents (_listed)
+    parsed: dict[str, object] = field(default_factory=dict)  # each one's Document or refusal
+    ways: set[str] | None = None  # the directories down to them (_ways)
+
+
+_COLLECTION = pytest.StashKey[_Collection]()
+
+
+def _collection(config) -> _Collection:
+    return config.stash.setdefault(_COLLECTION, _Collection())
 
 
 def _ways(config) -> set[str]:
     """The directories from what pytest was given (PATH, or a directory above it) down to each
     listed document."""
-    if not _WAYS:
+    collection = _collection(config)
+    if collection.ways is None:
+        ways = set()
         root = Path(os.path.abspath(config.getoption("--cr-examples")))
         given = Path(_collection_argument(config.getoption("--cr-examples")))
-        _WAYS.add(str(root))
+        ways.add(str(root))
         for directory in root.parents if given != root else ():
-            _WAYS.add(str(directory))
+            ways.add(str(directory))
             if directory == given:
                 break
         for document in _listed(config):
             for directory in Path(document).parents:
-                if str(directory) in _WAYS or directory == root:
+                if str(directory) in ways or directory == root:
                     break
-                _WAYS.add(str(directory))
-    return _WAYS
+                ways.add(str(directory))
+        collection.ways = ways
+    return collection.ways
 
 
 def pytest_collect_file(file_path, parent):
@@ -219,18 +239,17 @@ def _document(path: Path) -> bool:
     return path.suffix.lower() in _SUFFIXES and not path.name.startswith(".")
 
 
-_LISTED: list[str] = []
-
-
 def _listed(config) -> list[str]:
     """The documents at --cr-examples as crparse reads a directory (crparse.inputs): a link
     leading out of it, a FIFO, the chapters of a reST edition (read through its index) are
     left out. pytest's own walk followed a link to a file outside (sweep 14). A file named as a
     document is one, refused or not; one named otherwise (`cr-2002-10-07`, `cr.text`) is one if
     crparse reads it as one, as `crparse parse DIR` does (passed over, its examples went untested
-    without a word: sweep 40), but never Python code. All are parsed here, in one run
+    without a word: sweep 40), but never Python code; so is PATH, named by the user, whatever its
+    name (its refusal was lost: pytest said it was "not found"). All are parsed here, in one run
     (crparse.parallel), and kept for collection."""
-    if not _LISTED:
+    collection = _collection(config)
+    if collection.listed is None:
         from crparse.errors import CrparseError
         from crparse.inputs import inputs
         from crparse.parallel import parse_all
@@ -243,7 +262,7 @@ def _listed(config) -> list[str]:
             return len(Path(path).parts) - len(root.parts) > _MOST_LEVELS
 
         walked = [i.path for i in inputs([root]) if i.skipped is None and not Path(i.path).name.startswith(".")]
-        named = {path for path in walked if _document(Path(path))}
+        named = {path for path in walked if _document(Path(path)) or path == str(root)}
         read = [path for path in walked if (path not in named or not too_deep(path))
                 and (path in named or Path(path).suffix.lower() not in _CODE)]
         found = dict(zip(read, parse_all(read))) if read else {}
@@ -257,9 +276,9 @@ def _listed(config) -> list[str]:
                 f"crparse: {len(deep)} document(s) more than {_MOST_LEVELS} directories below {root} left out: pytest "
                 f"cannot collect so deep (the first: {deep[0]})"), stacklevel=2)
         left_out = set(deep)
-        _LISTED.extend(p for p in documents if p not in left_out)
-        _PARSED.update((p, found[p]) for p in _LISTED)
-    return _LISTED
+        collection.listed = [p for p in documents if p not in left_out]
+        collection.parsed = {p: found[p] for p in collection.listed}
+    return collection.listed
 
 
 _MOST_LEVELS = 256
@@ -267,14 +286,11 @@ _MOST_LEVELS = 256
 _CODE = frozenset({".py", ".pyw", ".pyi", ".pyc", ".pyo", ".pyd", ".so", ".dll", ".dylib"})
 
 
-_PARSED: dict[str, object] = {}
-
-
 def _parsed(config) -> dict[str, object]:
     """Every document under --cr-examples, parsed once, in parallel (_listed): the files are
     collected one by one, but a directory of releases parses in a fraction of the time."""
     _listed(config)
-    return _PARSED
+    return _collection(config).parsed
 
 
 class CrDocument(pytest.File):
