@@ -61,11 +61,13 @@ def test_nfc():
     assert decoded.lines == ["Dandân"]
 
 
-@pytest.mark.parametrize("end", ["\n", "\r", "\r\n"], ids=["LF", "CR", "CRLF"])
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n", "\x85", "\u2028", "\u2029"],
+                         ids=["LF", "CR", "CRLF", "NEL", "LS", "PS"])
 def test_mixed_encodings_are_diagnosed_with_the_line(end):
     """Split on LF alone, a file of CR-ended lines was one line: one cp1252 byte read all of it
-    in the other code page, under a warning of one line at the wrong place (sweep 14)."""
-    data = ("100.1. “UTF-8” line" + end).encode() * 3 + ("100.2. A cp1252 line – here" + end).encode("cp1252")
+    in the other code page, under a warning of one line at the wrong place (sweep 14); so were
+    files whose lines end in NEL, LS or PS (sweep 43)."""
+    data = ("100.1. “UTF-8” line" + end).encode() * 3 + "100.2. A cp1252 line – here".encode("cp1252") + end.encode()
     data += ("100.3. “UTF-8” again" + end).encode()
     decoded = decode(data)
     assert "100.2. A cp1252 line – here" in decoded.text

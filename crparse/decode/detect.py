@@ -278,8 +278,10 @@ _OTHER_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f]")  # tabs, line ends, for
 def _nel_ended(data: bytes) -> bool:
     """Whether 8-bit text that is not UTF-8 ends its lines in byte 0x85, NEL in ISO-8859-1 (an
     EBCDIC file converted byte for byte), more than in CR or LF: read as cp1252's "…", the text
-    was one line, refused (sweep 24); so it was with one LF at its end, or a UTF-8 BOM (sweep 25)."""
-    nel = data.count(b"\x85")
+    was one line, refused (sweep 24); so it was with one LF at its end, or a UTF-8 BOM (sweep 25).
+    UTF-8's NEL (C2 85) is not counted: UTF-8 text with NEL line ends and one stray byte was read
+    in a code page, each C2 a letter (sweep 43)."""
+    nel = data.count(b"\x85") - data.count(b"\xc2\x85")
     return nel > 0 and nel > data.count(b"\n") + data.count(b"\r") and not _is_utf8(data)
 
 
@@ -402,19 +404,22 @@ def _strict_or_mixed(data: bytes, diagnostics: list[Diagnostic], known: str | No
     return data.decode(encoding, errors="replace"), encoding, bom
 
 
-_LINE_BREAK = re.compile(rb"(\r\n|\r|\n)")
+# and NEL, LS and PS in UTF-8, which a text's lines may end in alone (sweep 20): a file of such lines was one line,
+# and one stray byte read the whole of it in a code page (sweep 43)
+_LINE_BREAK = re.compile(rb"(\r\n|\r|\n|\xc2\x85|\xe2\x80[\xa8\xa9])")
 
 
 def _mixed(data: bytes, diagnostics: list[Diagnostic], first_bad: int) -> str:
     """Mostly UTF-8, with lines in a single-byte code page: decode line by line. Lines end at
-    CR, LF or CRLF, as everywhere: split on LF alone, a file of CR-ended lines was one line, and
-    one cp1252 byte read 9,245 lines as mac_roman under a warning of one line (sweep 14)."""
+    CR, LF, CRLF, NEL, LS or PS, as everywhere: split on LF alone, a file of CR-ended lines was
+    one line, and one cp1252 byte read 9,245 lines as mac_roman under a warning of one line
+    (sweep 14)."""
     parts = _LINE_BREAK.split(data)  # the lines at even places, the breaks between them at odd
     lines = parts[0::2]
     bad = [i for i, raw in enumerate(lines) if not _is_utf8(raw)]
     fallback = best_single_byte(b"\n".join(lines[i] for i in bad))
     bad_set = set(bad)
-    out = [part.decode("ascii") if n % 2 else
+    out = [part.decode("utf-8") if n % 2 else
            part.decode(fallback, errors="replace") if n // 2 in bad_set else part.decode("utf-8")
            for n, part in enumerate(parts)]
     first_line = len(_LINE_BREAK.findall(data, 0, first_bad)) + 1
