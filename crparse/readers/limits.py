@@ -194,6 +194,9 @@ MAX_RST_PARAGRAPH_MARKUP = 512
 # docutils splits a block quote at each attribution (`-- Name`) and reads the rest of the quote
 # again: 4,000 in one took 5.7 s and 1.15 GB for 67 KB (sweep 42). A CR has none.
 MAX_RST_ATTRIBUTIONS = 300
+# Each use of a custom role (`.. role:: b(a)`) calls the role it is based on, and so on down:
+# 4,800 uses of one 475 bases deep took 3.3 s for 60 KB (sweep 43). A CR defines none.
+MAX_RST_ROLE_BASES = 8
 # Substitutions defined by others (`.. |a| replace:: |b| |b|`) multiply: 14 levels of two make
 # 16,384 nodes, which docutils' substitution transform handled in 17 s (it rescans them, a square);
 # each level more doubled it. Past this many substitutions in all, once expanded, the edition is
