@@ -787,7 +787,9 @@ def test_dashes_that_are_no_attributions_of_one_quote_are_read(shape):
 
 
 def _role_chain(depth: int, uses: int) -> str:
-    roles = ".. role:: r0(emphasis)\n\n" + "".join(f".. role:: r{n}(r{n - 1})\n\n" for n in range(1, depth))
+    # as docutils reads them too: the names on the next line, spaces, capitals
+    forms = (".. role:: r{n}(r{m})", ".. role::\n   r{n}(r{m})", "..  ROLE::  R{n} ( r{m} )")
+    roles = ".. role:: r0(emphasis)\n\n" + "".join(forms[n % 3].format(n=n, m=n - 1) + "\n\n" for n in range(1, depth))
     return "100. General\n\n100.1. One.\n\n" + roles + "100.2. Two " + f":r{depth - 1}:`x` " * uses + "\n"
 
 
