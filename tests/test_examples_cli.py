@@ -607,3 +607,22 @@ def test_a_path_named_without_a_document_s_suffix_and_refused_says_why(tmp_path)
     assert run.returncode == 2 and f"crparse: {release}: input larger than the 512 bytes limit" in run.stdout, \
         run.stdout[-2000:] + run.stderr[-2000:]
     assert "not found" not in run.stdout + run.stderr
+
+
+def test_a_sphinx_project_beside_the_releases_is_no_document_of_the_plugin(tmp_path):
+    """Any toctree warning (a URL, an unnamed .rst file, a missing entry) was taken for rules a
+    limit left unread: a project's docs/index.rst was a collection error that ended the session
+    (review). A limit that left a chapter unread still is one."""
+    docs = tmp_path / "docs"
+    (docs / "project").mkdir(parents=True)
+    document(docs)
+    (docs / "project" / "index.rst").write_text("Project\n=======\n\n.. toctree::\n\n   https://example.com\n   missing\n")
+    (docs / "project" / "other.rst").write_text("Other\n=====\n\nText.\n")
+    (docs / "limited").mkdir()
+    (docs / "limited" / "index.rst").write_text("Rules\n=====\n\n.. toctree::\n\n   rules\n")
+    (docs / "limited" / "rules.rst").write_text("800. General\n\n800.1. " + "Long text. " * 200 + "\n\n800.2. Two.\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", f"--cr-examples={docs}"],
+                         check=False, capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), CRPARSE_MAX_INPUT="2K"))
+    assert run.returncode == 2 and "ERROR collecting docs/limited/index.rst" in run.stdout, run.stdout[-3000:]
+    assert "project/index.rst" not in run.stdout and "1 error" in run.stdout, run.stdout[-3000:]

@@ -222,7 +222,7 @@ def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic
             try:
                 names = matched = edition.matching(entry, base)
             except _NotRead as why:
-                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree glob {quoted(entry)} not read: {why}"))
+                diagnostics.append(why.said(line, f"toctree glob {quoted(entry)} not read"))
                 continue
             if not names:
                 diagnostics.append(Diagnostic(line, "warning", "rst-toctree",
@@ -235,7 +235,7 @@ def _entry_files(entries, edition: _Edition | None, diagnostics: list[Diagnostic
                 # a pattern's matches are named from the edition's directory, an entry from `base`
                 found = edition.read(name, base if names is not matched else "")
             except _NotRead as why:
-                diagnostics.append(Diagnostic(line, "warning", "rst-toctree", f"toctree entry {name!r} not read: {why}"))
+                diagnostics.append(why.said(line, f"toctree entry {name!r} not read"))
                 continue
             if found is not None:
                 yield entry, line, name, found
@@ -260,7 +260,15 @@ def _holds_edition(directory: str, root: str) -> bool:
 
 
 class _NotRead(Exception):
-    """Why a toctree entry is not read (the diagnostic's words)."""
+    """Why a toctree entry is not read (the diagnostic's words). `limit`: a limit of crparse's was
+    reached (`rst-not-read`: rules may be left unread), not a fault of the entry (`rst-toctree`)."""
+
+    def __init__(self, why: str, limit: bool = False) -> None:
+        super().__init__(why)
+        self.limit = limit
+
+    def said(self, line: int | None, words: str) -> Diagnostic:
+        return Diagnostic(line, "warning", "rst-not-read" if self.limit else "rst-toctree", f"{words}: {self}")
 
 
 class _Edition:
@@ -353,7 +361,7 @@ class _Edition:
             if why.kind is not None:
                 raise _NotRead(f"not a regular file ({why.kind}): an edition reads only regular files") from None
             if why.too_large:
-                raise _NotRead(f"{why.reason} on a toctree file (CRPARSE_MAX_INPUT)") from None
+                raise _NotRead(f"{why.reason} on a toctree file (CRPARSE_MAX_INPUT)", limit=True) from None
             raise _NotRead(f"cannot read {shown}: {why.reason.removeprefix('cannot read: ')}") from None
         self.seen.add(resolved)
         try:
@@ -423,7 +431,7 @@ class _Edition:
         # them for 100,000 files, 14 s (sweep 32)
         run_left = runs.MAX_GLOB_WORK - runs.spend(runs.GLOB, 0)
         if run_left <= 0:
-            raise _NotRead(self._run_spent)
+            raise _NotRead(self._run_spent, limit=True)
         done = self.seen | self.named
         if self._names is None:  # once: each pattern listed the edition again (1,200 of them over
             # 20,000 files: 54 s, sweep 21); and once a run for the documents of one directory
@@ -438,10 +446,10 @@ class _Edition:
                 self.glob_work = L.MAX_RST_GLOB_WORK + 1
                 runs.spend(runs.GLOB, glob.work)
                 raise _NotRead(f"the edition's patterns have been matched against {L.MAX_RST_GLOB_WORK:,} characters "
-                               "of its file names, the limit (MAX_RST_GLOB_WORK)")
+                               "of its file names, the limit (MAX_RST_GLOB_WORK)", limit=True)
             if glob.work > run_left:
                 runs.spend(runs.GLOB, glob.work)
-                raise _NotRead(self._run_spent)
+                raise _NotRead(self._run_spent, limit=True)
         self.glob_work += glob.work
         runs.spend(runs.GLOB, glob.work)
         return sorted(found)
@@ -484,7 +492,7 @@ class _Edition:
                         f"the edition's directory was not listed: its documents' listings of directories another "
                         f"document of this run listed first have walked {spent:,} entries, past the "
                         f"{runs.MAX_REPEATED_LISTING:,} a run may (crparse.readers.runs.MAX_REPEATED_LISTING; reST "
-                        "files one below another each list the tree below them): parse this one alone")
+                        "files one below another each list the tree below them): parse this one alone", limit=True)
 
             listing = runs.remembered(("rst-files", str(self.directory), self.root), lambda: [
                 i for i in inputs([self.directory], editions=False, once=False, other_editions=False, record=False,
@@ -505,8 +513,7 @@ class _Edition:
         try:
             files = self._files()
         except _NotRead as why:
-            return [Diagnostic(None, "warning", "rst-toctree", f"its .rst files that no toctree names were not looked "
-                               f"for: {why}")]
+            return [why.said(None, "its .rst files that no toctree names were not looked for")]
         unnamed = [f for f in files if self.real(f) not in read_or_said]
         said = []
         if unnamed:
