@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from itertools import islice
 from typing import Union
 
@@ -77,6 +78,10 @@ def _load(source: SourceLike, path: str | None, max_size: int | None = None) -> 
         raise ValueError(f"max_size must be a number of bytes, 0 or more, not {max_size!r}")
     limit = max_size if max_size is not None else max_input()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
+        if isinstance(source, str) and len(source) > _LONGEST_PATH:
+            # echoed as a name, a 937,663-character message (sweep 43)
+            raise CrparseError(f"a str of {len(source):,} characters without a line break: too long for a file name "
+                               "(the system takes 4,096), and a text has lines")
         path = str(source)
         edition = os.path.join(path, "index.rst")
         if os.path.isdir(path) and os.path.isfile(edition):
@@ -112,8 +117,13 @@ def _too_large(limit: int, path: str | None) -> RefusedInput:
 
 def _is_path(text: str) -> bool:
     # A document has lines; a name does not. (A mistyped name is then reported as missing,
-    # rather than parsed as a one-line document and refused for having no rules.)
-    return "\n" not in text and "\r" not in text
+    # rather than parsed as a one-line document and refused for having no rules.) Lines end also
+    # in NEL, LS or PS alone, as the readers read them: such a release was a name (sweep 43).
+    return _LINE_END.search(text) is None
+
+
+_LINE_END = re.compile("[\n\r\x85\u2028\u2029]")
+_LONGEST_PATH = 4096  # Linux's PATH_MAX
 
 
 # What a reader says of rules it left unread (a budget spent, markup left open): a document

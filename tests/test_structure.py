@@ -215,3 +215,17 @@ def test_str_without_line_break_is_a_path(tmp_path):
     with pytest.raises(crparse.CrparseError, match="cannot read") as err:
         crparse.parse(str(tmp_path / "missing.txt"))
     assert err.value.path == str(tmp_path / "missing.txt")
+
+
+@pytest.mark.parametrize("end", ["\x85", "\u2028", "\u2029"])
+def test_str_whose_lines_end_in_nel_ls_or_ps_is_text(end):
+    """Such a release was taken for a file name: "File name too long", a message of the whole text
+    (sweep 43)."""
+    text = "100. General\n\n100.1. One.\n\n100.2. Two.\n".replace("\n", end)
+    assert [r.number for r in crparse.parse(text).rules] == ["100", "100.1", "100.2"]
+
+
+def test_str_too_long_for_a_name_is_refused_in_a_short_message():
+    with pytest.raises(crparse.CrparseError, match="a str of 100,000 characters without a line break") as err:
+        crparse.parse("x" * 100_000)
+    assert len(str(err.value)) < 200
