@@ -228,3 +228,18 @@ def test_lineage_chains_no_more_releases_than_a_store_may_hold(tmp_path):
     assert done.stderr.count("\n") == 1 and "3 documents, more than 2 releases" in done.stderr
     assert "CRPARSE_MAX_RELEASES" in done.stderr
     assert crparse_cli("lineage", str(folder), "--json").returncode == 0
+
+
+@pytest.mark.parametrize("command", ["parse", "text"])
+def test_out_of_memory_under_a_raised_input_limit_is_a_refusal(tmp_path, command):
+    """With CRPARSE_MAX_INPUT raised past what the process may hold, a 1.2 GB file was an internal
+    error, exit 3 (sweep 43): a MemoryError is a refusal that names the limit."""
+    from limits import run_limited
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:  # sparse: no disk, no time to write
+        f.truncate(700 << 20)
+    result = run_limited([command, str(big)], memory=512 << 20, env={"CRPARSE_MAX_INPUT": "2G"})
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and "Traceback" not in stderr and "internal error" not in stderr, stderr[-1000:]
+    assert f"crparse: {big}: out of memory while reading it: the input limit is 2048.0 MiB" in stderr, stderr[-1000:]
