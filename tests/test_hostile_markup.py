@@ -1170,6 +1170,18 @@ def test_a_page_that_declares_no_charset_is_read_in_its_double_byte_code_page(co
         "windows-1252", "cp1252") == codec
 
 
+@pytest.mark.parametrize("codec", ["gb18030", "big5", "shift_jis"])
+def test_a_double_byte_page_with_a_character_cut_short_is_read_in_its_code_page(codec):
+    """The detection reads a text with a few bytes that are not (a last character cut short), and
+    the plain-text reader took its reading; bs4 decoded the page again, strictly, failed, and read
+    it as windows-1252 without a word (review)."""
+    body = "".join(f"<p>100.{i}. Rule {i}, the letters “l” and “o” - Mox’s “Ogre”.</p>\n" for i in range(1, 60))
+    raw = f"<html><body>\n<p>100. General</p>\n{body}</body></html>".encode(codec) + "“".encode(codec)[:1]
+    doc = crparse.parse(raw, format="html")
+    assert doc.rule("100.1").text == "Rule 1, the letters “l” and “o” - Mox’s “Ogre”."
+    assert doc.source.encoding == codec and "double-byte-encoding" in [d.code for d in doc.diagnostics]
+
+
 def test_a_legacy_named_reference_without_its_semicolon_is_read_as_a_browser_reads_it():
     """"&nbspEach" was kept as text, and the rule it numbered ran into the one before (sweep 40)."""
     page = ("<html><body><p>100. General</p><p>100.1. One &notit here, A&notit;B &foo; R&D; x.</p><p>100.2.&nbspEach "

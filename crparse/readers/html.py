@@ -230,15 +230,15 @@ def _wide_replaced(raw: bytes, wide: tuple[str, int] | None) -> tuple[bytes, int
     return raw, 0
 
 
-def _double_byte_page(raw: bytes) -> str | None:
-    """The double-byte code page of a page that is not UTF-8 (crparse.decode.detect.double_byte)."""
+def _double_byte_page(raw: bytes) -> tuple[str, str] | None:
+    """The double-byte code page of a page that is not UTF-8, and its text as read in it
+    (crparse.decode.detect.double_byte: a few bytes that are not may be read as U+FFFD)."""
     from crparse.decode.detect import double_byte
 
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
-        found = double_byte(raw)
-        return None if found is None else found[0]
+        return double_byte(raw)
     return None
 
 
@@ -265,13 +265,13 @@ def read(raw: bytes, path: str | None = None) -> Extract:
             # a page that declares none, in a Chinese, Japanese or Korean code page, was read as
             # UTF-8, every quote and dash U+FFFD (sweep 39): told as plain text is
             double = None if tried or wide else _double_byte_page(raw)
-            if double is not None:
-                tried = [double]
             exclude = [*_NOT_PAGE_ENCODINGS, *([wrong[0]] if wrong else []),
                        *([commented] if commented not in (None, "utf-8", "windows-1252") else [])]
             with _no_guessing():
-                dammit = UnicodeDammit(raw, known_definite_encodings=[wide[0]] if wide else [], is_html=True,
-                                       user_encodings=[] if wrong else tried, exclude_encodings=exclude)
+                # its text as the detection read it: decoded again by bs4, strictly, a page with a
+                # character cut short at its end was read as windows-1252 (review)
+                dammit = UnicodeDammit(double[1] if double else raw, known_definite_encodings=[wide[0]] if wide else [],
+                                       is_html=True, user_encodings=[] if wrong else tried, exclude_encodings=exclude)
             if dammit.unicode_markup is None:
                 raise RefusedInput("cannot read this HTML file: no encoding decodes it")
             # in the page's own charset: "<" is no byte 0x3C in EBCDIC ("cp500") or UTF-7
@@ -289,15 +289,15 @@ def read(raw: bytes, path: str | None = None) -> Extract:
         walk.run(soup)
 
     diagnostics = _warnings(caught, logged)
-    read_as = (dammit.original_encoding or "utf-8").lower()
+    read_as = double[0] if double else (dammit.original_encoding or "utf-8").lower()
     if undecodable:
         diagnostics.append(Diagnostic(None, "warning", "replacement-characters",
                                       f"{undecodable:,} code unit(s) that are no {wide[0].upper()} (a lone surrogate "
                                       "half, an odd byte at the end) read as U+FFFD"))
-    if double is not None and read_as == double:
+    if double is not None:
         diagnostics.append(Diagnostic(None, "warning", "double-byte-encoding",
                                       f"the page declares no charset, and its bytes above 0x7F read as the CR's quotes "
-                                      f"and dashes in {double}, a Chinese, Japanese or Korean code page: read so"))
+                                      f"and dashes in {read_as}, a Chinese, Japanese or Korean code page: read so"))
     if wrong:
         diagnostics.append(Diagnostic(None, "warning", "html-charset",
                                       f"the page declares the charset {wrong[0]!r}, {wrong[1]}: read as {read_as}"))
@@ -357,7 +357,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     return Extract(
         format="html",
         lines=walk.lines,
-        encoding=(dammit.original_encoding or "utf-8").lower(),
+        encoding=read_as,
         line_endings="none",
         diagnostics=diagnostics,
         links=walk.links(),
