@@ -156,6 +156,10 @@ def test_a_destination_word_inside_a_paragraph_is_said(word):
     # a destination that opens its group, after a star, control words or a line break, is none such
     grouped = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", f"Rule 100.2.{{\\*\\lang1\r\n\\{word} x}}") + "}"
     assert "inside a group's text" not in " ".join(d.message for d in crparse.parse(grouped.encode(), format="rtf").diagnostics)
+    # a backslash typed (`\\`) then the word is text, as striprtf reads it (review)
+    typed = "{\\rtf1\\ansi " + RTF_RULES.replace("Rule 100.2.", f"Rule 100.2, C:\\\\{word} here.") + "}"
+    doc = crparse.parse(typed.encode("latin-1"), format="rtf")
+    assert not [d for d in doc.diagnostics if d.code == "rtf-not-read"] and f"C:\\{word} here." in doc.rule("100.2").text
 
 
 @pytest.mark.parametrize("inserted, said", [

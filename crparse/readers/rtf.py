@@ -392,7 +392,8 @@ def _not_read(rtf: str) -> list[Diagnostic]:
     return [Diagnostic(None, "warning", "rtf-not-read", f"text the reader does not read: {said}")]
 
 
-_CONTROL_WORD = re.compile(r"\\([a-z]{1,32})(?![a-z])")
+# after an even number of backslashes, or none: `\\footnote` is a backslash typed, then text (review)
+_CONTROL_WORD = re.compile(r"(?<!\\)(?:\\\\)*+\\([a-z]{1,32})(?![a-z])")
 # read backwards from a control word: the control words and spaces before it, to the "{" (and
 # "\*") that opens its group
 _GROUP_START_BEFORE = re.compile(r"(?:[ \t\r\n]*+[0-9]{0,10}+-?[a-zA-Z]{1,32}+\\){0,16}+[ \t\r\n]*+(?:\*\\[ \t\r\n]*+)?\{")
@@ -406,9 +407,9 @@ def _bare_destinations(rtf: str) -> list[Diagnostic]:
 
     bare: list[tuple[int, str]] = []
     for match in _CONTROL_WORD.finditer(rtf):
-        word = match[1]
-        if word in destinations and not _GROUP_START_BEFORE.match(rtf[max(0, match.start() - 600):match.start()][::-1]):
-            bare.append((match.start(), word))
+        word, at = match[1], match.start(1) - 1
+        if word in destinations and not _GROUP_START_BEFORE.match(rtf[max(0, at - 600):at][::-1]):
+            bare.append((at, word))
     if not bare:
         return []
     at, word = bare[0]
