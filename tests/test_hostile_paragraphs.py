@@ -186,6 +186,16 @@ def test_a_capital_subrule_letter_is_no_second_rule():
     assert "duplicate-number" not in [d.code for d in doc.diagnostics]
 
 
+@pytest.mark.parametrize("first", ["A player", "I choose"])
+def test_a_rule_whose_first_word_is_a_or_i_after_a_lost_space_is_the_rule(first):
+    """"601.3A player can begin" was said as a capital subrule letter, its text run into the rule
+    before (review): "A" and "I" before a word are the rule's first word."""
+    doc = crparse.parse(_RULES.replace("100.4. Four.", f"100.4{first} here.").encode(), format="text")
+    assert [r.number for r in doc.rules] == ["100", "100.1", "100.2", "100.3", "100.4"]
+    assert doc.rule("100.4").text == f"{first} here."
+    assert "not-a-rule-number" not in [d.code for d in doc.diagnostics]
+
+
 def test_a_rule_part_with_a_leading_zero_is_said():
     doc = crparse.parse(_RULES.replace("100.4. Four.", "100.04. Four.").encode(), format="text")
     assert [d.message for d in doc.diagnostics if d.code == "number-format"] == [

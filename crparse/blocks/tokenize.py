@@ -50,8 +50,9 @@ class Tokens(NamedTuple):
     diagnostics: list[Diagnostic]
 
 
-# a capital letter right after a rule number, alone: "100.2Z Text"
-_CAPITAL_LETTER = re.compile(r"[A-Z](?![A-Za-z])")
+# a capital letter right after a rule number, alone: "100.2Z Text"; not "A" or "I" before a word
+# in lower case, a rule's first word after a lost space ("601.3A player can...": review)
+_CAPITAL_LETTER = re.compile(r"(?![AI] [a-z])[A-Z](?![A-Za-z])")
 
 
 class _Group(NamedTuple):
