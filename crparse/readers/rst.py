@@ -640,7 +640,8 @@ def _schemed(words: str) -> int:
 def markup_work(text: str) -> int:
     """What a file's text costs docutils, in bytes of plain text it reads in the same time: what
     an edition's budget charges for it, and the run's (crparse.readers.runs) for a file another
-    document of the run read first."""
+    document of the run read first. Counted by the same prescan; a parse charges its count as it
+    goes (`_parse`'s before_docutils), this counts one text alone, to tell what a read will cost."""
     budget = _Budget()
     budget.limit = sys.maxsize
     _prescan(text, _File("<text>", text.splitlines(), 0), budget, main=False)
