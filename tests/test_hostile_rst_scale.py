@@ -810,3 +810,21 @@ def test_a_refusal_for_undefined_substitutions_reads_as_a_sentence(tmp_path):
     path.write_text("Rules\n=====\n\n100. General\n\n" + "".join(f"100.{n}. a |s{n}| b\n\n" for n in range(1, 3201)))
     with pytest.raises(crparse.RefusedInput, match="reads in time with the definitions of its 3,200 undefined"):
         crparse.parse(path)
+
+
+@pytest.mark.parametrize("markup", ["`a{}x`_", ":ref:`a{}x`", "`a{}x <t_>`_"])
+def test_runs_of_spaces_in_a_reference_are_charged_their_square(tmp_path, markup):
+    """docutils looks for a phrase reference's embedded target with a pattern that runs over the
+    rest of a run of spaces from each of its spaces, and crparse's own patterns for an unresolved
+    reference and its `ref` role did too: 10 lines of 1,240 tabs (9,920 columns each) took 17 s,
+    and 200 such lines in a `:ref:` 20 s (sweep 44)."""
+    lines = "".join("\ny" + "\t" * 1240 + "z" for _ in range(30))
+    path = tmp_path / "runs.rst"
+    path.write_text("100. General\n\n100.1. One.\n\n100.2. See " + markup.format(lines) + ".\n\n100.3. Three.\n")
+    result = run_limited(["parse", str(path)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and result.seconds < 3, (result.seconds, result.stderr)
+    assert b"more reStructuredText markup than docutils reads in time" in result.stderr
+    short = "".join("\ny" + " " * 200 + "z" for _ in range(3))
+    doc = crparse.parse(("100. General\n\n100.1. One.\n\n100.2. See " + markup.format(short) + ".\n").encode(),
+                        format="rst")
+    assert doc.rule("100.2").text.startswith("See a y" + " " * 200 + "z y"), doc.rule("100.2").text

@@ -183,6 +183,12 @@ RST_EXPLICIT_COST = 2048  # what docutils parses with a state machine of its own
 RST_INLINE_COST = 768  # an inline markup character (` | * a reference's _, a URL, an address), a grid table's cell
 RST_FILE_COST = 8192  # a toctree entry (docutils' setup for a file alone is ~5 ms)
 RST_CLASSIFIER_COST = 64  # a term's classifier (`term : c`), ~13 us and ~1 KB of docutils' tree
+# A run of spaces inside a line's text costs its square over this: docutils looks for a phrase
+# reference's embedded `<target>` with a pattern that runs over the rest of the run from each of
+# its spaces (10 runs of 9,920 spaces, a tab is 8, took 2.2 s: sweep 44). So the edition's budget
+# holds 6 such runs, ~1.4 s, as it holds ~2 s of other markup. Runs under 64 are not looked at
+# (64 bytes at most).
+RST_SPACE_RUN_DIVISOR = 64
 RST_NESTED_COST = 2048  # a level of nesting opened on the line of another: `- - x`, `a. b. x` (~600 us)
 # docutils recurses some ten frames for each level of nesting (block quotes, lists, directives):
 # past ~150 levels Python's recursion limit is reached, and each level holds a copy of the lines

@@ -76,8 +76,10 @@ _TITLE_DAMAGE = re.compile(rf"\b(?P<kind>rule|section) (?P<number>{S.SECTION_NUM
 _RUN_IN_EXAMPLE = re.compile(r"(?<=[.!?\")])\s+(?=Example:\s)")
 _NUMBER_IN_TEXT = re.compile(rf"\b{S.SECTION_NUMBER}(?:\.{S.RULE_PART}{S.SUBRULE_LETTER}?)?\b")
 # A reference docutils could not resolve keeps its markup as text: `General`__ with no anonymous
-# target, or `General`_ when several headings are titled "General", as in every Contents.
-_REFERENCE_MARKUP = re.compile(r"`(?P<title>[^`<]*?)\s*(?:<[^<>`]*>)?`__?|(?<![\w`])(?P<name>\w+)__?(?![\w`])")
+# target, or `General`_ when several headings are titled "General", as in every Contents. The
+# title is what runs to the target, its trailing spaces stripped after: a lazy title before `\s*`
+# retried the run of spaces at each of its ends, 17 s for 12 KB of tabs (sweep 44).
+_REFERENCE_MARKUP = re.compile(r"`(?P<title>[^`<]*+)(?:<[^<>`]*+>)?`__?|(?<![\w`])(?P<name>\w+)__?(?![\w`])")
 _CONTENTS_LINE = re.compile(r"(?P<number>\d{1,3})\.\s+(?P<title>\S.*)")
 # An interpreted text role docutils does not know (Sphinx's `:doc:`, `:term:`) keeps its markup
 # as text: `:doc:`one``, or `one`:doc:`.
@@ -553,6 +555,7 @@ _ATTRIBUTION = re.compile("(?:---?(?!-)|\u2014) *(?=\\S)")
 # Markup that docutils parses with a state machine of its own: explicit markup, a field, an option.
 _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
+_SPACE_RUN = re.compile(" {64,}")  # in a line's text, whose tabs are expanded as docutils does
 # A custom role's definition, and its name and the role it is based on: `.. role:: name(base)`,
 # the names on the directive's line or on the next
 _ROLE_DEFINITION = re.compile(r"\.\.\s+role::\s*", re.IGNORECASE)
@@ -716,6 +719,8 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
                 break
             continue
         column = len(stripped) - len(content)
+        if _SPACE_RUN.search(content) is not None:  # most lines have none
+            work += sum(len(run) ** 2 for run in _SPACE_RUN.findall(content)) // L.RST_SPACE_RUN_DIVISOR
         after_blank = blank
         if literal >= 0 and (column <= literal or literal_next and not after_blank):
             literal = -1  # the literal block is over, or the paragraph had none (docutils reads a quote)
@@ -942,8 +947,8 @@ def _register_sphinx_markup() -> None:
             return [node]
 
     def ref_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-        match = re.fullmatch(r"(?s)(?P<title>.*?)\s*<(?P<label>[^<>]+)>", text)
-        title, label = (match["title"], match["label"]) if match else ("", text)
+        # not a pattern: `.*?\s*<...>` was quadratic in a run of spaces, 20 s for 249 KB (sweep 44)
+        title, label = _titled_target(text) or ("", text)
         node = nodes.reference(rawtext, title or label, classes=["crparse-ref"])
         node["label"] = label.strip()
         node["explicit_title"] = bool(title)
@@ -1547,7 +1552,7 @@ def _unmarked(text: str) -> str:
         content = role["before"] if role["before"] is not None else role["after"]
         titled = _titled_target(content) if (role["role"] or role["role_after"]) in _REFERENCE_ROLES else None
         return (titled[0] or titled[1]) if titled else content
-    return _REFERENCE_MARKUP.sub(lambda m: m["title"] if m["title"] is not None else m["name"], text)
+    return _REFERENCE_MARKUP.sub(lambda m: m["title"].rstrip() if m["title"] is not None else m["name"], text)
 
 
 def _labels(documents, numbers: dict[int, str]) -> tuple[dict[str, str], dict[str, str]]:
