@@ -39,11 +39,19 @@ class Input(NamedTuple):
         return self.skipped is not None and (self.named or self.unread)
 
 
-def many_paths(paths, call: str) -> None:
-    """Refuse one path given where an iterable of them is wanted (`call`: how to call it right):
-    a str is an iterable, and each of its characters was taken for a path ("/": the whole disk)."""
+def many_paths(paths, call: str) -> list[str]:
+    """The paths of an iterable of them, as str; one path given where an iterable of them is
+    wanted is refused (`call`: how to call it right): a str is an iterable, and each of its
+    characters was taken for a path ("/": the whole disk). So is an item that is no path: None
+    or b"cr.txt" was read as a file named "None" or "b'cr.txt'" (sweep 44)."""
+    name = call.partition("(")[0]
     if isinstance(paths, (str, bytes, os.PathLike)):
-        raise TypeError(f"{call.partition('(')[0]} takes an iterable of paths, not one path: {call}")
+        raise TypeError(f"{name} takes an iterable of paths, not one path: {call}")
+    listed = list(paths)
+    for path in listed:
+        if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes):
+            raise TypeError(f"{name} takes paths (str or path-like), not {type(path).__name__}: {call}")
+    return [os.fspath(path) for path in listed]
 
 
 def inputs(paths: Iterable[str | os.PathLike], *, editions: bool = True, once: bool = True,

@@ -61,8 +61,7 @@ def parse_all(paths: Iterable[str | Path], *, format: str | None = None, then: C
     A caller that stops early closes the iterator (its frame's end does): the workers' pool is
     then shut down at once. One left open to the interpreter's exit meets a race of Python
     3.11's concurrent.futures (gh-105829: "Exception ignored ... Bad file descriptor")."""
-    many_paths(paths, "parse_all([path])")  # each character was taken for a path (sweep 33)
-    return _in_one_run([str(p) for p in paths], format, then, share)
+    return _in_one_run(many_paths(paths, "parse_all([path])"), format, then, share)
 
 
 def _in_one_run(paths: list[str], format: str | None, then: Callable[[Document], Any] | None,

@@ -268,3 +268,14 @@ def test_parse_all_given_one_path_says_so():
 
     with pytest.raises(TypeError, match=r"not one path: parse_all\(\[path\]\)"):
         list(parse_all("corpus/x.txt"))
+
+
+@pytest.mark.parametrize("item", [None, b"cr.txt", 3])
+def test_parse_all_given_an_item_that_is_no_path_says_so(tmp_path, monkeypatch, item):
+    """None was read as a file named "None", b"cr.txt" as one named "b'cr.txt'" (sweep 44)."""
+    from crparse.parallel import parse_all
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "None").write_text("100.1. One.\n\n100.2. Two.\n")
+    with pytest.raises(TypeError, match=rf"takes paths \(str or path-like\), not {type(item).__name__}"):
+        list(parse_all([tmp_path / "None", item]))

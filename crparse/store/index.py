@@ -151,9 +151,9 @@ def index(db: sqlite3.Connection, paths: Iterable[str], *, progress: Progress | 
     directories) is found once (crparse.readers.runs), for a caller outside a command too."""
     from crparse.readers.runs import one_run
 
-    many_paths(paths, "index(db, [path])")  # "/" walked the disk (sweep 35)
+    listed = many_paths(paths, "index(db, [path])")  # "/" walked the disk (sweep 35)
     with one_run():
-        return _index(db, paths, progress)
+        return _index(db, listed, progress)
 
 
 def _index(db: sqlite3.Connection, paths: Iterable[str], progress: Progress | None) -> Report:
