@@ -1152,9 +1152,33 @@ def _name(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _expanded(uses: dict[str, list[str]], own: dict[str, int], other: int, cap: int) -> dict[str, int]:
+    """Each defined substitution's own amount (`own`; `other` for one not defined) and that of all
+    it uses, expanded: what docutils makes of it (a cycle counts once: docutils refuses it). Each
+    at most cap + 1."""
+    value: dict[str, int] = {}
+    for root in uses:
+        stack, open_ = [root], {root}
+        while stack:  # depth first without recursion: a chain of thousands of definitions
+            name = stack[-1]
+            pending = [u for u in uses.get(name, ()) if u not in value and u not in open_]
+            if pending:
+                stack.extend(pending)
+                open_.update(pending)
+                continue
+            value[name] = min(cap + 1, own.get(name, other) + sum(value.get(u, own.get(u, other))
+                                                                  for u in uses.get(name, ())))
+            stack.pop()
+            open_.discard(name)
+    return value
+
+
 def _check_substitutions(text: str) -> None:
     """Refuse the text if its substitutions, each expanded into those it uses, come to more than
-    MAX_RST_SUBSTITUTIONS (counted on the definitions, before docutils multiplies them)."""
+    MAX_RST_SUBSTITUTIONS (counted on the definitions, before docutils multiplies them). docutils
+    expands the uses inside every definition too: each definition of a chain holds the rest of
+    it, N * N / 2 for a chain of N, used or not (1,750 definitions, 54 KB: 9 s and 860 MB: sweep
+    45); each is counted where it stands, and each use outside them."""
     uses: dict[str, list[str]] = {}
     definitions: list[tuple[int, int]] = []
     for m in _REPLACE.finditer(text):
@@ -1163,69 +1187,76 @@ def _check_substitutions(text: str) -> None:
     if not any(uses.values()):
         return  # no substitution uses another: each use is one node
     limit = L.MAX_RST_SUBSTITUTIONS
-    size: dict[str, int] = {}  # a substitution's nodes once expanded (a cycle counts once: docutils refuses it)
-    for root in uses:
-        stack, open_ = [root], {root}
-        while stack:  # depth first without recursion: a chain of thousands of definitions
-            name = stack[-1]
-            pending = [u for u in uses.get(name, ()) if u not in size and u not in open_]
-            if pending:
-                stack.extend(pending)
-                open_.update(pending)
-                continue
-            size[name] = min(limit + 1, 1 + sum(size.get(u, 1) for u in uses.get(name, ())))
-            stack.pop()
-            open_.discard(name)
-    total, inside = 0, 0
+    size = _expanded(uses, {}, 1, limit)
+    total = 0
+    for at, name in _counted_uses(text, definitions, uses):
+        total += size.get(name, 1)
+        if total > limit:
+            raise RefusedInput(
+                f"reST substitutions defined by other substitutions that expand into more than {limit:,} in all "
+                "(docutils' time for them grows with their square)", line=text.count("\n", 0, at) + 1)
+
+
+def _counted_uses(text: str, definitions: list[tuple[int, int]], uses: dict[str, list[str]]):
+    """(offset, name) of what docutils expands: each definition that uses others (once, where it
+    stands), and each use outside a definition (one inside is counted with its definition)."""
+    expanded, inside = set(), 0
     for m in _USE.finditer(text):
         while inside < len(definitions) and definitions[inside][1] <= m.start():
             inside += 1
         if inside < len(definitions) and definitions[inside][0] <= m.start():
-            continue  # a use inside a definition is counted where the definition is used
-        total += size.get(_name(m["name"]), 1)
-        if total > limit:
-            raise RefusedInput(
-                f"reST substitutions defined by other substitutions that expand into more than {limit:,} in all "
-                "(docutils' time for them grows with their square)", line=text.count("\n", 0, m.start()) + 1)
+            start = definitions[inside][0]
+            name = _name(text[start:definitions[inside][1]].split("|", 2)[1])
+            if start not in expanded and uses.get(name):
+                expanded.add(start)
+                yield start, name
+            continue
+        yield m.start(), _name(m["name"])
 
 
-_DEFINITION = re.compile(r"^\.\.[ \t]+\|(?P<name>[^|\n]+)\|[ \t]+[\w-]+::(?P<text>.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
+_DEFINITION = re.compile(r"^\.\.[ \t]+\|(?P<name>[^|\n]+)\|[ \t]+(?P<directive>[\w-]+)::(?P<text>.*(?:\n[ \t]+\S.*)*)",
+                         re.MULTILINE)
 
 
 def _check_substitution_nodes(text: str) -> None:
     """Refuse the text if the uses of its substitutions copy more than MAX_RST_SUBSTITUTION_NODES
-    words of their definitions into it (any directive: replace, unicode, image...)."""
+    words of their definitions into it (any directive: replace, unicode, image...), a definition
+    expanded into those it uses (`replace`'s text is inline markup: chained, each definition
+    holds the rest of the chain, and 55 of 100 emphases each took 3.3 s and 313 MB: sweep 45)."""
     weight: dict[str, int] = {}
     length: dict[str, int] = {}
+    uses: dict[str, list[str]] = {}
     spans: list[tuple[int, int]] = []
     for m in _DEFINITION.finditer(text):
+        name = _name(m["name"])
         # its words, and its inline markup characters: "*a*-*a*-..." is one word of many emphases
-        weight.setdefault(_name(m["name"]), 1 + len(m["text"].split()) + sum(m["text"].count(c) for c in "*`|_[:"))
-        length.setdefault(_name(m["name"]), len(m["text"]))
+        weight.setdefault(name, 1 + len(m["text"].split()) + sum(m["text"].count(c) for c in "*`|_[:"))
+        length.setdefault(name, len(m["text"]))
+        uses.setdefault(name, [_name(u["name"]) for u in _USE.finditer(m["text"])]
+                        if m["directive"].lower() == "replace" else [])
         spans.append(m.span())
     if not weight:
         return
-    limit, total, inside = L.MAX_RST_SUBSTITUTION_NODES, 0, 0
+    limit = L.MAX_RST_SUBSTITUTION_NODES
     # ... and their characters: one word of 9,900 characters used 6,750 times, 67 KB, held 1.4 GB
     # (sweep 21). A document's symbols (|T|) copy a few characters each.
-    most, copied = max(L.MAX_RST_SUBSTITUTION_TEXT, 2 * len(text)), 0
-    for m in _USE.finditer(text):
-        while inside < len(spans) and spans[inside][1] <= m.start():
-            inside += 1
-        if inside < len(spans) and spans[inside][0] <= m.start():
-            continue  # a use inside a definition: _check_substitutions counts those
-        total += weight.get(_name(m["name"]), 1)
-        copied += length.get(_name(m["name"]), 0)
+    most = max(L.MAX_RST_SUBSTITUTION_TEXT, 2 * len(text))
+    if any(uses.values()):
+        weight, length = _expanded(uses, weight, 1, limit), _expanded(uses, length, 0, most)
+    total = copied = 0
+    for at, name in _counted_uses(text, spans, uses):
+        total += weight.get(name, 1)
+        copied += length.get(name, 0)
         if total > limit:
             raise RefusedInput(
                 f"reST substitutions whose uses copy more than {limit:,} words of their definitions into the "
                 "document (MAX_RST_SUBSTITUTION_NODES; docutils makes a node of each)",
-                line=text.count("\n", 0, m.start()) + 1)
+                line=text.count("\n", 0, at) + 1)
         if copied > most:
             raise RefusedInput(
                 f"reST substitutions whose uses copy more than {most:,} characters of their definitions into the "
                 "document (MAX_RST_SUBSTITUTION_TEXT, or twice the file's own): the text would not fit in memory",
-                line=text.count("\n", 0, m.start()) + 1)
+                line=text.count("\n", 0, at) + 1)
 
 
 # in any case and with spaces before "::", as docutils reads a directive's name (sweep 31)
