@@ -828,3 +828,20 @@ def test_runs_of_spaces_in_a_reference_are_charged_their_square(tmp_path, markup
     doc = crparse.parse(("100. General\n\n100.1. One.\n\n100.2. See " + markup.format(short) + ".\n").encode(),
                         format="rst")
     assert doc.rule("100.2").text.startswith("See a y" + " " * 200 + "z y"), doc.rule("100.2").text
+
+
+@pytest.mark.parametrize("unit", ["a-", "-", "/", "{", "'", "a:", "\u2010"])
+def test_long_words_of_delimiters_are_charged_what_docutils_does_with_them(tmp_path, unit):
+    """docutils tries its pattern for standalone URIs and addresses from each delimiter of a word,
+    to the word's end: 401 KB of lines of "a-a-a-...", 2,250 characters each, took 18 s (sweep 45)."""
+    path = tmp_path / "words.rst"
+    path.write_text("100. General\n\n" + "".join(f"100.{k}. Rule " + (unit * 2250)[:2250] + "\n\n" for k in range(1, 41)))
+    result = run_limited(["parse", str(path)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and result.seconds < 3, (result.seconds, result.stderr)
+    assert b"more reStructuredText markup than docutils reads in time" in result.stderr
+
+
+@pytest.mark.parametrize("word", ["w" * 9000, "\U0001f600" * 2000, "https://example.com/" + "a/" * 40])
+def test_long_words_without_many_delimiters_are_read(word):
+    doc = crparse.parse(("100. General\n\n100.1. See " + word + " here.\n\n100.2. Two.\n").encode(), format="rst")
+    assert word in doc.rule("100.1").text

@@ -189,6 +189,11 @@ RST_CLASSIFIER_COST = 64  # a term's classifier (`term : c`), ~13 us and ~1 KB o
 # holds 6 such runs, ~1.4 s, as it holds ~2 s of other markup. Runs under 64 are not looked at
 # (64 bytes at most).
 RST_SPACE_RUN_DIVISOR = 64
+# A word (what runs between spaces) of 64 characters or more costs its length times its punctuation
+# over this: docutils' pattern for standalone URIs and e-mail addresses is tried from each of a
+# word's delimiters ("-", "/", "'", "{"...) and runs to its end (401 KB of lines of "a-a-a-...",
+# 2,250 characters each, took 18 s: sweep 45). The edition's budget holds ~13 such lines, ~1.5 s.
+RST_LONG_WORD_DIVISOR = 4
 RST_NESTED_COST = 2048  # a level of nesting opened on the line of another: `- - x`, `a. b. x` (~600 us)
 # docutils recurses some ten frames for each level of nesting (block quotes, lists, directives):
 # past ~150 levels Python's recursion limit is reached, and each level holds a copy of the lines

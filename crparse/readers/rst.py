@@ -47,6 +47,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from crparse import shapes as S
@@ -556,6 +557,9 @@ _ATTRIBUTION = re.compile("(?:---?(?!-)|\u2014) *(?=\\S)")
 _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/)\w")
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
 _SPACE_RUN = re.compile(" {64,}")  # in a line's text, whose tabs are expanded as docutils does
+_LONG_WORD = re.compile(r"\S{64,}")
+
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+")  # a title's under- or overline, a transition: no inline text
 # A custom role's definition, and its name and the role it is based on: `.. role:: name(base)`,
 # the names on the directive's line or on the next
 _ROLE_DEFINITION = re.compile(r"\.\.\s+role::\s*", re.IGNORECASE)
@@ -632,6 +636,15 @@ class _Budget:
 # paragraph (one of 1,000 "urn:" ran past Python's recursion limit; 4 MB of them took 19 s and 1.2 GB:
 # sweep 41)
 _SCHEMED_URI = re.compile(r"(?<![\w.+-])([A-Za-z][A-Za-z0-9.+-]{0,31}+):(?=[^\s/])")
+
+
+@cache
+def _inline_starts() -> re.Pattern[str]:
+    """The characters after which docutils may start inline markup, a URI or an address (its
+    Inliner's start_string_prefix, but for spaces): openers and delimiters."""
+    from docutils.utils import punctuation_chars
+
+    return re.compile(f"[{punctuation_chars.openers}{punctuation_chars.delimiters}]")
 
 
 def _schemed(words: str) -> int:
@@ -841,6 +854,13 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
             work += simple * block_cost
             border = False
         words = content[at:] if at else content  # what follows the markers (`* `, `| `) is inline text
+        if len(words) >= 64 and not grid and not (start and _ADORNMENT.fullmatch(words)):
+            # docutils looks for a URI or an address from each delimiter of a word, to its end (a
+            # line of "a-a-a-..." or "----", 2,250 characters: 0.1 s; 401 KB: 18 s, sweep 45): a
+            # word costs its delimiters times its length
+            starts = _inline_starts()
+            work += sum(len(word) * len(starts.findall(word)) for word in _LONG_WORD.findall(words)) \
+                // L.RST_LONG_WORD_DIVISOR
         bars = words.count("|")
         marks = (words.count("`") + words.count("*") + words.count("://") + words.count("@")
                  + (len(_REFERENCE_END.findall(words)) if "_" in words else 0)
