@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from crparse.errors import CrparseError
 from crparse.lineage import chain
 from crparse.store import connect
 from crparse.store.index import index
@@ -74,6 +76,22 @@ def test_search_reports_first_and_last_release_of_a_phrase(store):
     [found] = search(store, "commander deck")
     assert (found.keys, found.first, found.last, found.releases) == (["100.2"], "2020-04-01", "2020-07-01", 2)
     assert search(store, "no such words anywhere") == []
+
+
+@pytest.mark.parametrize(("call", "said"), [
+    (lambda db: search(db, "commander\x00deck"), "the phrase given holds a NUL character"),
+    (lambda db: search(db, "commander \udcff"), "the phrase given is not valid text (a lone surrogate)"),
+    (lambda db: history(db, "\udcff"), "the rule or glossary key given is not valid text"),
+    (lambda db: history(db, "100.\x002"), "the rule or glossary key given holds a NUL character"),
+    (lambda db: search(db, "commander", limit=-1), "limit must be a number of matches, 1 or more, or None"),
+    (lambda db: search(db, "commander", limit=0), "limit must be a number of matches"),
+])
+def test_a_query_given_what_sqlite_takes_as_no_text_says_so(store, call, said):
+    """A NUL or a lone surrogate in a phrase or a key was said as a damaged store, to rebuild; a
+    limit of -1 cut the last match off (sweep 45)."""
+    with pytest.raises(CrparseError, match=re.escape(said)) as refused:
+        call(store)
+    assert "damaged" not in str(refused.value)
 
 
 def test_the_store_agrees_with_chaining_the_parsed_releases(store, corpus):

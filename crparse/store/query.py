@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from crparse.dates import first_day, last_day
+from crparse.decode.damage import LONE_SURROGATE
 from crparse.errors import CrparseError, quoted
 from crparse.limits import describe, max_input, max_paragraphs
 from crparse.store.db import (INTEGER, MAYBE_TEXT, TEXT, DamagedStore, dated_releases, one, reads_store,
@@ -85,8 +86,18 @@ def max_history_text() -> int:
     return 16 * max_input()
 
 
+def _text_given(value: str, what: str) -> None:
+    """Refuse what SQLite cannot take as text: a NUL ended the statement, a lone surrogate is no
+    UTF-8; both were said as a damaged store, to rebuild (sweep 45)."""
+    if "\x00" in value:
+        raise CrparseError(f"the {what} given holds a NUL character")
+    if LONE_SURROGATE.search(value):
+        raise CrparseError(f"the {what} given is not valid text (a lone surrogate)")
+
+
 @reads_store
 def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
+    _text_given(key, "rule or glossary key")
     given = key
     key = key.rstrip(".") if not key.startswith("glossary:") else key
     release, date = release_at(db, at)
@@ -164,6 +175,10 @@ MAX_PHRASE_WORDS = 50
 def search(db: sqlite3.Connection, phrase: str, *, limit: int | None = None) -> list[Occurrence]:
     """The rules whose text held `phrase` (words in order, case and punctuation ignored: FTS5
     phrase query), each with the first and last release it held it in."""
+    _text_given(phrase, "phrase")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        # -1 cut the last match off, 0 gave them all (sweep 45)
+        raise CrparseError(f"limit must be a number of matches, 1 or more, or None: not {limit!r}")
     words = phrase.replace('"', " ").split()
     if not words:
         raise CrparseError("nothing to search for")
