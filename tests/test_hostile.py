@@ -75,7 +75,8 @@ def test_hostile_input(name, hostile):
 # -- settings: every CRPARSE_* variable, out of range ----------------------------------------------
 
 SETTINGS = ["CRPARSE_MAX_INPUT", "CRPARSE_MAX_REFERENCES", "CRPARSE_MAX_PARAGRAPHS", "CRPARSE_MAX_INFLATED",
-            "CRPARSE_MAX_PDF_STREAM", "CRPARSE_MAX_PDF_CONTENT", "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_MAX_RST_WORK"]
+            "CRPARSE_MAX_PDF_STREAM", "CRPARSE_MAX_PDF_CONTENT", "CRPARSE_MAX_XML_ELEMENTS", "CRPARSE_MAX_RST_WORK",
+            "CRPARSE_MAX_PDF_SECONDS", "CRPARSE_MAX_READ_SECONDS"]
 
 
 @pytest.mark.hostile

@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from crparse.errors import UnsupportedFormat
+from crparse.readers.backstop import within_cpu_limit
 from crparse.readers.base import Extract
 from crparse.readers.detect import FORMATS, detect_format
 
@@ -23,6 +24,8 @@ _MODULES = {
     "rtf": "crparse.readers.rtf",
 }
 assert set(_MODULES) == set(FORMATS)
+_NAMES = {"text": "text", "markdown": "Markdown", "rst": "reStructuredText", "html": "HTML", "docx": "DOCX",
+          "pdf": "PDF", "rtf": "RTF"}
 
 
 def read(raw: bytes, path: str | None = None, format: str | None = None) -> Extract:
@@ -30,7 +33,10 @@ def read(raw: bytes, path: str | None = None, format: str | None = None) -> Extr
     if format is not None and format not in _MODULES:
         raise UnsupportedFormat(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
     fmt = format or detect_format(raw, path)
-    return import_module(_MODULES[fmt]).read(raw, path)
+    reader = import_module(_MODULES[fmt])
+    if fmt == "pdf":  # read in a confined child, with a CPU limit of its own (CRPARSE_MAX_PDF_SECONDS)
+        return reader.read(raw, path)
+    return within_cpu_limit(_NAMES[fmt], lambda: reader.read(raw, path))
 
 
 __all__ = ["FORMATS", "Extract", "detect_format", "read"]

@@ -1,0 +1,89 @@
+"""The CPU-time backstop of the readers (crparse.readers.backstop): a document whose reading takes
+more than CRPARSE_MAX_READ_SECONDS of CPU is refused, whatever the readers' counts said of it."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+from limits import run_limited
+
+from crparse.errors import RefusedInput
+from crparse.readers.backstop import within_cpu_limit
+
+
+def _busy(seconds: float) -> str:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return "read"
+
+
+def test_a_read_past_its_cpu_time_is_refused_and_the_handler_put_back():
+    before = signal.getsignal(signal.SIGPROF)
+    start = time.process_time()
+    with pytest.raises(RefusedInput, match=r"reading this Markdown took more than 1 s of CPU, the limit "
+                                           r"\(CRPARSE_MAX_READ_SECONDS\)"):
+        within_cpu_limit("Markdown", lambda: _busy(5), seconds=1)
+    assert time.process_time() - start < 2
+    assert signal.getsignal(signal.SIGPROF) == before and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_a_read_within_its_cpu_time_gives_its_result_and_leaves_no_timer():
+    before = signal.getsignal(signal.SIGPROF)
+    assert within_cpu_limit("HTML", lambda: _busy(0.05), seconds=1) == "read"
+    assert signal.getsignal(signal.SIGPROF) == before and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_a_timer_of_the_caller_s_own_is_left_alone():
+    """A profiler's ITIMER_PROF, set before: crparse sets none of its own."""
+    def count(signum, frame):
+        count.calls += 1
+
+    count.calls = 0
+    previous = signal.signal(signal.SIGPROF, count)
+    signal.setitimer(signal.ITIMER_PROF, 0.01, 0.01)
+    try:
+        assert within_cpu_limit("HTML", lambda: _busy(0.2), seconds=1) == "read"
+        assert signal.getsignal(signal.SIGPROF) is count and signal.getitimer(signal.ITIMER_PROF)[0] > 0
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+    assert count.calls > 0
+
+
+def test_a_read_outside_the_main_thread_runs_without_a_timer():
+    found = []
+    thread = threading.Thread(target=lambda: found.append(within_cpu_limit("HTML", lambda: _busy(0.05), seconds=1)))
+    thread.start()
+    thread.join()
+    assert found == ["read"]
+
+
+_SLOW_READER = """
+import time
+import crparse.readers.plaintext as plaintext
+read = plaintext.read
+def slow(raw, path=None):
+    end = time.process_time() + 30
+    while time.process_time() < end:
+        pass
+    return read(raw, path)
+plaintext.read = slow
+from crparse.cli.main import main
+sys.argv[0] = 'crparse'
+sys.exit(main())
+"""
+
+
+def test_a_document_whose_reader_runs_past_the_backstop_is_a_one_line_refusal(tmp_path):
+    """A reader's counts of what its library will do are models: a construct one under-counts
+    took 9 to 27 s (sweeps 43 to 45). Past CRPARSE_MAX_READ_SECONDS the document is refused."""
+    path = tmp_path / "cr.txt"
+    path.write_text("100.1. One.\n\n100.2. Two.\n")
+    result = run_limited(["parse", str(path)], code=_SLOW_READER, seconds=15, env={"CRPARSE_MAX_READ_SECONDS": "1"})
+    assert result.returncode == 2 and result.cpu_seconds < 4, (result.cpu_seconds, result.stderr)
+    assert result.stderr.decode().startswith(f"crparse: {path}: reading this text took more than 1 s of CPU")
+    assert len(result.stderr.decode().splitlines()) == 1
