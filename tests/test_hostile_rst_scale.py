@@ -845,3 +845,26 @@ def test_long_words_of_delimiters_are_charged_what_docutils_does_with_them(tmp_p
 def test_long_words_without_many_delimiters_are_read(word):
     doc = crparse.parse(("100. General\n\n100.1. See " + word + " here.\n\n100.2. Two.\n").encode(), format="rst")
     assert word in doc.rule("100.1").text
+
+
+@pytest.mark.parametrize("opener", ["`", "*", "|"])
+def test_a_long_paragraph_of_unmatched_start_strings_is_charged_its_scans(tmp_path, opener):
+    """docutils looks for each start-string's end in the rest of its paragraph: 8 paragraphs of
+    500 unmatched openers, each before 1 KB of words (4 MB), took 23 s (sweep 46)."""
+    paragraph = "".join(opener + "a " + "word " * 200 + "\n" for _ in range(500)) + "\n"
+    path = tmp_path / "openers.rst"
+    path.write_text("100. General\n\n100.1. One.\n\n100.2. Two.\n\n" + paragraph * 2)
+    result = run_limited(["parse", str(path)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and result.seconds < 3, (result.seconds, result.stderr)
+    assert b"more reStructuredText markup than docutils reads in time" in result.stderr
+
+
+@pytest.mark.parametrize("border", ["= " * 39, "+" + "-+" * 39])
+def test_a_tall_table_of_borders_is_charged_its_cells(tmp_path, border):
+    """A border under a border is a row of cells to docutils: 50,000 simple-table borders of 39
+    columns (4 MB) took 22 s and 1.5 GB; grid-table borders ~600x their size (sweep 46)."""
+    path = tmp_path / "borders.rst"
+    path.write_text("100. General\n\n100.1. One.\n\n100.2. Two.\n\n" + (border + "\n") * 20_000 + "\n100.3. End.\n")
+    result = run_limited(["parse", str(path)], seconds=15)
+    assert result.ok_within_limits and result.returncode == 2 and result.seconds < 3, (result.seconds, result.stderr)
+    assert b"table cells" in result.stderr

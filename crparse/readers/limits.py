@@ -194,6 +194,11 @@ RST_SPACE_RUN_DIVISOR = 64
 # word's delimiters ("-", "/", "'", "{"...) and runs to its end (401 KB of lines of "a-a-a-...",
 # 2,250 characters each, took 18 s: sweep 45). The edition's budget holds ~13 such lines, ~1.5 s.
 RST_LONG_WORD_DIVISOR = 4
+# A line costs its length times the inline markup characters of its paragraph so far over this:
+# docutils looks for each start-string's end-string in the rest of the paragraph (8 paragraphs of
+# 500 unmatched "`" each before 1 KB of words, 4 MB, took 23 s: sweep 46). So the edition's budget
+# holds ~2 s of them. The CR's paragraphs are short, with a few markup characters.
+RST_MARKUP_SCAN_DIVISOR = 8
 RST_NESTED_COST = 2048  # a level of nesting opened on the line of another: `- - x`, `a. b. x` (~600 us)
 # docutils recurses some ten frames for each level of nesting (block quotes, lists, directives):
 # past ~150 levels Python's recursion limit is reached, and each level holds a copy of the lines

@@ -760,6 +760,9 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
             if not grid:  # the table's columns: where its top border has a `+`
                 grid_columns = [i for i, c in enumerate(content) if c == "+"]
                 grid_at = column
+            else:  # a border under the top one: a row of cells (a tall table of borders: ~600x its size)
+                cells += content.count("+") - 1
+                work += (content.count("+") - 1) * block_cost
             grid = True
         if grid and content.startswith("|"):
             # a grid table's row: its `|` at its columns are the cells' borders, not line blocks,
@@ -848,6 +851,10 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
         if _SIMPLE_TABLE_BORDER.fullmatch(content):
             if not simple:
                 simple = len(content.split())
+            elif border:  # a border after a border: docutils makes a row of it (50,000 of 39 columns,
+                # 4 MB, took 22 s and 1.5 GB: sweep 46)
+                cells += simple
+                work += simple * block_cost
             border = True
         elif simple:
             cells += simple
@@ -872,6 +879,10 @@ def _prescan(text: str, source: _File, budget: _Budget, main: bool) -> None:
         classified += classifiers
         work += (marks + bars) * inline_cost + classifiers * classifier_cost
         paragraph += marks if grid else marks + bars
+        # docutils looks for each start-string's end in the rest of its paragraph: a line is read
+        # again for each markup character before it (500 lines of a "`" and 1 KB of words each,
+        # 500 KB, 6 s: sweep 46)
+        work += len(words) * paragraph // L.RST_MARKUP_SCAN_DIVISOR
         if paragraph > max_markup:
             where, line_number = place(number)
             raise RefusedInput(
