@@ -151,6 +151,14 @@ def test_invisible_characters_inside_a_line_are_kept():
     assert not [d for d in doc.diagnostics if d.code == "invisible-characters"]
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r", "\n  \n"])
+def test_markdown_of_many_blank_lines_is_read(end):
+    """A run of blank lines was counted by halves: 120,000 refused a file as "60,032 non-blank
+    lines" (sweep 46)."""
+    text = "# T\n\n100.1. One.\n" + end * 120_000 + "\n100.2. Two.\n"
+    assert [r.number for r in crparse.parse(text.encode(), format="markdown").rules] == ["100.1", "100.2"]
+
+
 @pytest.mark.parametrize("block", ["<!--{}-->", "```{}```"])
 def test_markdown_counted_by_its_lines_says_so(block):
     """A comment or code block of 60,000 lines was refused as "more than 50,000 paragraphs (rules,

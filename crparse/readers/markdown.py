@@ -68,6 +68,9 @@ def _markup(data: bytes) -> int:
 
 
 _BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # any line ending: CR-only files too
+# each blank line: the line end before it (a run of them was counted by halves, and 120,000 blank
+# lines refused a file as "60,032 non-blank lines": sweep 46)
+_BEFORE_BLANK_LINE = re.compile(rb"(?:\r\n|\r|\n)(?=[ \t]*+(?:\r\n|\r|\n))")
 
 
 def read(raw: bytes, path: str | None = None) -> Extract:
@@ -87,7 +90,7 @@ def read(raw: bytes, path: str | None = None) -> Extract:
     # Every line may be a block of its own (a heading, a list item): markdown-it takes ~30 us a
     # block, so a flood of them is refused here, before it runs, by the pipeline's paragraph limit.
     lines = checked.count(b"\n") + checked.count(b"\r") - checked.count(b"\r\n") + 1
-    blocks = lines - len(_BLANK_LINE.findall(checked))
+    blocks = lines - len(_BEFORE_BLANK_LINE.findall(checked))
     if blocks > (limit := max_paragraphs()):
         # said as what it is: a long comment or code block was refused as if it held that many
         # paragraphs of rules (sweep 26)
