@@ -87,3 +87,15 @@ def test_a_document_whose_reader_runs_past_the_backstop_is_a_one_line_refusal(tm
     assert result.returncode == 2 and result.cpu_seconds < 4, (result.cpu_seconds, result.stderr)
     assert result.stderr.decode().startswith(f"crparse: {path}: reading this text took more than 1 s of CPU")
     assert len(result.stderr.decode().splitlines()) == 1
+
+
+def test_a_traced_process_sets_no_timer():
+    """Under coverage, a debugger or tracemalloc Python runs many times slower: a genuine document
+    would pass the limit (a test measuring memory with tracemalloc was refused)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        assert within_cpu_limit("RTF", lambda: _busy(1.5), seconds=1) == "read"
+    finally:
+        tracemalloc.stop()

@@ -10,7 +10,8 @@ case fast and the refusal precise, the backstop bounds what it misses.
 
 The timer is the process's CPU time (ITIMER_PROF): a loaded machine does not trip it. It is set
 only in the main thread of a process with no such timer of its own (a signal handler can only be
-set there; a profiler's timer is left alone), and raises between two bytecodes: a single call into
+set there; a profiler's timer is left alone) and not traced (coverage, a debugger, tracemalloc
+slow Python down many times), and raises between two bytecodes: a single call into
 C (one regex search) finishes first; the readers bound each of those to a line (docutils' 10,000
 characters) or a limit.
 """
@@ -18,6 +19,7 @@ characters) or a limit.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -44,6 +46,15 @@ def _expired(signum, frame) -> None:
     raise _Expired
 
 
+def _slowed() -> bool:
+    """Whether this process runs under a tracer, a profiler or tracemalloc (coverage, a debugger,
+    a test that measures memory): each makes Python several times slower, and a genuine document
+    would pass the limit."""
+    import tracemalloc
+
+    return sys.gettrace() is not None or sys.getprofile() is not None or tracemalloc.is_tracing()
+
+
 def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = None) -> T:
     """`read()`, refused when it takes more than `seconds` of CPU (default: max_read_seconds());
     `what` names the format in the refusal. The one-shot timer raises at most once: wherever that
@@ -51,7 +62,7 @@ def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = Non
     # past a day a limit is none in practice (and setitimer overflows far below MAX_SETTING)
     seconds = min(max_read_seconds() if seconds is None else seconds, 86_400)
     if (not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
-            or signal.getitimer(signal.ITIMER_PROF)[0] > 0):
+            or signal.getitimer(signal.ITIMER_PROF)[0] > 0 or _slowed()):
         return read()
     previous = signal.signal(signal.SIGPROF, _expired)
     try:
