@@ -99,3 +99,13 @@ def test_a_traced_process_sets_no_timer():
         assert within_cpu_limit("RTF", lambda: _busy(1.5), seconds=1) == "read"
     finally:
         tracemalloc.stop()
+
+
+def test_a_sigprof_sent_from_outside_while_the_timer_runs_is_no_expiry():
+    import os
+
+    def read():
+        os.kill(os.getpid(), signal.SIGPROF)
+        return _busy(0.1)
+
+    assert within_cpu_limit("HTML", read, seconds=5) == "read"

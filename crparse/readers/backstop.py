@@ -43,7 +43,8 @@ class _Expired(BaseException):
 
 
 def _expired(signum, frame) -> None:
-    raise _Expired
+    if signal.getitimer(signal.ITIMER_PROF)[0] == 0:  # not a SIGPROF sent from outside, the timer running
+        raise _Expired
 
 
 def _slowed() -> bool:
