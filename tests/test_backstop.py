@@ -109,3 +109,39 @@ def test_a_sigprof_sent_from_outside_while_the_timer_runs_is_no_expiry():
         return _busy(0.1)
 
     assert within_cpu_limit("HTML", read, seconds=5) == "read"
+
+
+def test_a_read_past_its_memory_is_refused():
+    """A tree a model under-counts grows ~260 MB a second of CPU: past 1 GiB before the CPU limit
+    (sweep 47)."""
+    def grow():
+        held = []
+        for _ in range(400):
+            held.append(bytearray(1 << 20))  # 1 MiB, touched: resident
+            _busy(0.005)
+        return "read"
+
+    with pytest.raises(RefusedInput, match=r"reading this HTML took more than 64\.0 MiB of memory, the limit "
+                                           r"\(CRPARSE_MAX_READ_MEMORY\)"):
+        within_cpu_limit("HTML", grow, seconds=30, memory=64 << 20)
+
+
+def test_a_sigprof_from_outside_goes_on_to_the_handler_it_displaced():
+    """A profiler whose SIGPROF does not come from setitimer (timer_create) got no sample during a
+    read (sweep 47)."""
+    import os
+
+    def count(signum, frame):
+        count.calls += 1
+
+    count.calls = 0
+    previous = signal.signal(signal.SIGPROF, count)
+    try:
+        def read():
+            os.kill(os.getpid(), signal.SIGPROF)
+            return _busy(0.05)
+
+        assert within_cpu_limit("HTML", read, seconds=5) == "read"
+        assert count.calls == 1 and signal.getsignal(signal.SIGPROF) is count
+    finally:
+        signal.signal(signal.SIGPROF, previous)

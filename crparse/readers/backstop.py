@@ -1,4 +1,4 @@
-"""A CPU-time backstop for a reader that runs in this process (all but PDF's, which runs in a
+"""A CPU-time and memory backstop for a reader that runs in this process (all but PDF's, which runs in a
 confined child with a limit of its own).
 
 Each reader counts, before its library starts, what the library would do with the input, and
@@ -8,7 +8,8 @@ take 9 to 27 s (reST roles based on roles, substitution chains, runs of delimite
 45). Past the backstop a document is refused, whatever the model said: the model keeps the common
 case fast and the refusal precise, the backstop bounds what it misses.
 
-The timer is the process's CPU time (ITIMER_PROF): a loaded machine does not trip it. It is set
+The watch runs on the process's CPU time (ITIMER_PROF, every 0.1 s): a loaded machine does not
+trip it; each time it looks at the CPU time and at the resident memory. It is set
 only in the main thread of a process with no such timer of its own (a signal handler can only be
 set there; a profiler's timer is left alone) and not traced (coverage, a debugger, tracemalloc
 slow Python down many times), and raises between two bytecodes: a single call into
@@ -18,18 +19,27 @@ characters) or a limit.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
 from crparse.errors import RefusedInput
-from crparse.limits import setting
+from crparse.limits import describe, setting
 
-# CPU seconds a reader may take for one document: the largest official release takes ~2 s in the
-# slowest reader (reST), so a genuine document is far below it
-MAX_READ_SECONDS = 10
+# CPU seconds a reader may take for one document: the largest official release takes under 1 s in
+# the slowest reader (reST). What a refused read cost is unwound after it (docutils' tree freed:
+# ~0.5 s for each second: sweep 47), so the limit is well under the 15 s a document may take.
+MAX_READ_SECONDS = 6
+# Memory a reader may take for one document, above what the process held when it started: a tree
+# the models under-count grows ~260 MB a second of CPU (sweep 47), past 1 GiB before the CPU limit.
+# The readers' largest genuine trees take ~150 MB (an HTML page of 150,000 tags).
+MAX_READ_MEMORY = 512 * 2**20
+# How often, in CPU seconds, the watch looks at the time and the memory
+_EVERY = 0.1
 
 T = TypeVar("T")
 
@@ -38,13 +48,48 @@ def max_read_seconds() -> int:
     return setting("CRPARSE_MAX_READ_SECONDS", MAX_READ_SECONDS)
 
 
+def max_read_memory() -> int:
+    return setting("CRPARSE_MAX_READ_MEMORY", MAX_READ_MEMORY)
+
+
 class _Expired(BaseException):
-    """Raised by the timer. A BaseException: a library's `except Exception` does not swallow it."""
+    """Raised by the watch. A BaseException: a library's `except Exception` does not swallow it."""
 
 
-def _expired(signum, frame) -> None:
-    if signal.getitimer(signal.ITIMER_PROF)[0] == 0:  # not a SIGPROF sent from outside, the timer running
-        raise _Expired
+def _resident() -> int | None:
+    """The process's resident memory in bytes (Linux), None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Watch:
+    """The SIGPROF handler of one read: every _EVERY of CPU it raises _Expired once, when the read
+    has passed its CPU time or its memory. A SIGPROF that is not the timer's (sent from outside, a
+    profiler's timer_create) raises nothing and goes on to the handler it displaced."""
+
+    def __init__(self, seconds: int, memory: int, previous) -> None:
+        self.deadline = time.process_time() + seconds
+        start = _resident()
+        self.ceiling = None if start is None else start + memory
+        self.previous = previous if callable(previous) else None
+        self.fired: str | None = None
+
+    def __call__(self, signum, frame) -> None:
+        if self.fired is None:
+            if time.process_time() >= self.deadline:
+                self.fired = "time"
+            elif self.ceiling is not None and (now := _resident()) is not None and now > self.ceiling:
+                self.fired = "memory"
+            if self.fired is not None:
+                raise _Expired
+        if self.previous is not None:
+            self.previous(signum, frame)
 
 
 def _slowed() -> bool:
@@ -56,23 +101,32 @@ def _slowed() -> bool:
     return sys.gettrace() is not None or sys.getprofile() is not None or tracemalloc.is_tracing()
 
 
-def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = None) -> T:
-    """`read()`, refused when it takes more than `seconds` of CPU (default: max_read_seconds());
-    `what` names the format in the refusal. The one-shot timer raises at most once: wherever that
-    falls after it is set, it is caught, and the previous handler is put back."""
+def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = None, memory: int | None = None) -> T:
+    """`read()`, refused when it takes more than `seconds` of CPU (default: max_read_seconds()) or
+    more than `memory` bytes above what the process held (default: max_read_memory()); `what`
+    names the format in the refusal. The watch raises at most once: wherever that falls once it
+    is set, it is caught, and the previous handler is put back."""
     # past a day a limit is none in practice (and setitimer overflows far below MAX_SETTING)
     seconds = min(max_read_seconds() if seconds is None else seconds, 86_400)
+    memory = max_read_memory() if memory is None else memory
     if (not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
             or signal.getitimer(signal.ITIMER_PROF)[0] > 0 or _slowed()):
         return read()
-    previous = signal.signal(signal.SIGPROF, _expired)
+    previous = signal.getsignal(signal.SIGPROF)
+    watch = _Watch(seconds, memory, previous)
+    signal.signal(signal.SIGPROF, watch)
     try:
-        signal.setitimer(signal.ITIMER_PROF, seconds)
+        signal.setitimer(signal.ITIMER_PROF, _EVERY, _EVERY)
         try:
             return read()
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
     except _Expired:
+        if watch.fired == "memory":
+            raise RefusedInput(
+                f"reading this {what} took more than {describe(memory)} of memory, the limit "
+                "(CRPARSE_MAX_READ_MEMORY): its markup costs more than crparse's counts of it said (please report "
+                "it); raise the limit if the file is genuine") from None
         raise RefusedInput(
             f"reading this {what} took more than {seconds} s of CPU, the limit (CRPARSE_MAX_READ_SECONDS): its "
             "markup costs more than crparse's counts of it said (please report it); raise the limit if the file "
