@@ -19,6 +19,8 @@ characters) or a limit.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import sys
@@ -69,27 +71,38 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class _Watch:
-    """The SIGPROF handler of one read: every _EVERY of CPU it raises _Expired once, when the read
-    has passed its CPU time or its memory. A SIGPROF that is not the timer's (sent from outside, a
-    profiler's timer_create) raises nothing and goes on to the handler it displaced."""
+    """The SIGPROF handler of one read: every _EVERY of CPU it looks at the read's CPU time and
+    memory, and once past either raises _Expired, again at each tick until the read is over (a
+    library's bare `except:` turned it into an error of its own: docutils' remove_transition). A
+    SIGPROF sent from outside raises nothing. During a read SIGPROF is the watch's: the handler it
+    displaced is not called (the timer's ticks made a caller's handler run, and one that raised
+    refused a genuine release: sweep 48); a profiler's own ITIMER_PROF keeps the watch unset."""
 
-    def __init__(self, seconds: int, memory: int, previous) -> None:
+    def __init__(self, seconds: int, memory: int) -> None:
         self.deadline = time.process_time() + seconds
         start = _resident()
         self.ceiling = None if start is None else start + memory
-        self.previous = previous if callable(previous) else None
         self.fired: str | None = None
+        self.armed = True
 
     def __call__(self, signum, frame) -> None:
+        if not self.armed:
+            return
         if self.fired is None:
             if time.process_time() >= self.deadline:
                 self.fired = "time"
             elif self.ceiling is not None and (now := _resident()) is not None and now > self.ceiling:
                 self.fired = "memory"
-            if self.fired is not None:
-                raise _Expired
-        if self.previous is not None:
-            self.previous(signum, frame)
+        if self.fired is not None:
+            raise _Expired
+
+
+class _Nowhere(io.TextIOBase):
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+_NOWHERE = _Nowhere()
 
 
 def _slowed() -> bool:
@@ -113,15 +126,20 @@ def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = Non
             or signal.getitimer(signal.ITIMER_PROF)[0] > 0 or _slowed()):
         return read()
     previous = signal.getsignal(signal.SIGPROF)
-    watch = _Watch(seconds, memory, previous)
+    watch = _Watch(seconds, memory)
     signal.signal(signal.SIGPROF, watch)
     try:
         signal.setitimer(signal.ITIMER_PROF, _EVERY, _EVERY)
         try:
-            return read()
+            # what a library prints is no output of crparse's: docutils' system_message prints its
+            # children to stdout when an exception (the watch's) meets it in its bare `except:`
+            with contextlib.redirect_stdout(_NOWHERE):
+                return read()
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
+            watch.armed = False
     except _Expired:
+        watch.armed = False
         if watch.fired == "memory":
             raise RefusedInput(
                 f"reading this {what} took more than {describe(memory)} of memory, the limit "
