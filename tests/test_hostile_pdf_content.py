@@ -451,3 +451,26 @@ def test_a_mesh_shading_counts_each_time_it_is_painted(tmp_path, where):
     if once:  # painted once, it is read
         result = run_limited(["parse", write(tmp_path, "once.pdf", pdf_of(once))], memory=GiB)
         assert result.returncode == 0 and b"100.2" in result.stdout, result
+
+
+def test_a_page_showing_one_stream_over_and_over_is_refused_for_what_it_is(tmp_path):
+    """A /Contents array naming one stream 300,000 times, no form at all, was refused as forms drawn
+    "in over 262,144 ways (a form bomb?)" (sweep 48)."""
+    import crparse
+
+    data = zlib.compress(b"BT /F1 10 Tf 72 700 Td (100.1. Rule text here.) Tj 0 -12 Td (100.2. Another.) Tj ET\n")
+    objects = {1: b"<< /Type /Catalog /Pages 2 0 R >>", 2: b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+               3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               4: b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream",
+               5: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                  b"/Contents [" + b"4 0 R " * 300_000 + b"] >>"}
+    pdf, offsets = bytearray(b"%PDF-1.4\n"), {}
+    for number, body in objects.items():
+        offsets[number] = len(pdf)
+        pdf += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(pdf)
+    pdf += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % offsets[n] for n in range(1, 6))
+    pdf += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    with pytest.raises(crparse.RefusedInput, match=r"show content streams and forms over [\d,]+ times \(a form bomb, "
+                                                   r"or a page's /Contents naming one stream over and over\?\)"):
+        crparse.parse(bytes(pdf), format="pdf")

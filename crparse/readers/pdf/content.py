@@ -358,8 +358,9 @@ class _Content:
         self.steps += 1
         if self.steps > self.max_steps:
             raise RefusedInput(
-                f"cannot check this PDF file: its pages and forms draw forms in over {self.max_steps:,} ways "
-                f"(a form bomb?), the most the {size(self.limit)} content limit allows to check: "
+                f"cannot check this PDF file: its pages and forms show content streams and forms over "
+                f"{self.max_steps:,} times (a form bomb, or a page's /Contents naming one stream over and over?), the "
+                f"most the {size(self.limit)} content limit allows to check: "
                 "raise it with CRPARSE_MAX_PDF_CONTENT if the file is genuine"
             )
         if exact:
