@@ -17,6 +17,8 @@ import pytest
 from builders import pdf_of
 from limits import run_limited
 
+from crparse import RefusedInput, parse
+
 GiB = 1 << 30
 RULES = (b"BT /F1 10 Tf 72 700 Td (100. General) Tj 0 -14 Td "
          b"(100.1. These Magic rules apply to any Magic game with two or more players.) Tj 0 -14 Td "
@@ -456,8 +458,6 @@ def test_a_mesh_shading_counts_each_time_it_is_painted(tmp_path, where):
 def test_a_page_showing_one_stream_over_and_over_is_refused_for_what_it_is(tmp_path):
     """A /Contents array naming one stream 300,000 times, no form at all, was refused as forms drawn
     "in over 262,144 ways (a form bomb?)" (sweep 48)."""
-    import crparse
-
     data = zlib.compress(b"BT /F1 10 Tf 72 700 Td (100.1. Rule text here.) Tj 0 -12 Td (100.2. Another.) Tj ET\n")
     objects = {1: b"<< /Type /Catalog /Pages 2 0 R >>", 2: b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
                3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
@@ -471,6 +471,6 @@ def test_a_page_showing_one_stream_over_and_over_is_refused_for_what_it_is(tmp_p
     xref = len(pdf)
     pdf += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % offsets[n] for n in range(1, 6))
     pdf += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    with pytest.raises(crparse.RefusedInput, match=r"show content streams and forms over [\d,]+ times \(a form bomb, "
+    with pytest.raises(RefusedInput, match=r"show content streams and forms over [\d,]+ times \(a form bomb, "
                                                    r"or a page's /Contents naming one stream over and over\?\)"):
-        crparse.parse(bytes(pdf), format="pdf")
+        parse(bytes(pdf), format="pdf")
