@@ -109,7 +109,9 @@ def history(db: sqlite3.Connection, key: str, at: str | None = None) -> History:
     if row is None and not key.startswith("glossary:"):
         row = one(db, lookup + " COLLATE NOCASE", (release, f"glossary:{key}"), types=(TEXT,), what="a node's lineage")
     if row is None:
-        raise CrparseError(f"no rule or glossary entry {quoted(given)} in the release of {date}")
+        # one no longer in the newest release is looked up in an older one (it went without a word: sweep 48)
+        older = "" if at is not None else "; one gone since is found with the date of a release that held it (--at DATE)"
+        raise CrparseError(f"no rule or glossary entry {quoted(given)} in the release of {date}{older}")
     lineage = row[0]
     # a lineage holds a node or two of each release (the newest corpus: 207 at most); counted
     # before they are read and sorted, as any count of a release's nodes is
