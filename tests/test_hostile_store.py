@@ -245,7 +245,7 @@ def test_a_value_of_another_type_is_a_refusal_naming_the_store(store, tmp_path, 
 def test_a_refusal_about_the_store_names_the_store(store):
     err = _one_line_refusal(run_limited(["history", "999.9", "--db", str(store)]))
     assert err.startswith(f"crparse: {store}: no rule or glossary entry '999.9' in the release of 2020-02-01"), err
-    assert err.endswith("one gone since is found with the date of a release that held it (--at DATE)"), err
+    assert err.rstrip().endswith("one gone since is found with the date of a release that held it (--at DATE)"), err
     # as given: ".." was shown as "no rule  in", and an argument of 20,000 words whole
     err = _one_line_refusal(run_limited(["history", "..", "--db", str(store)]))
     assert "no rule or glossary entry '..' in" in err, err
