@@ -117,8 +117,9 @@ def _slowed() -> bool:
 def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = None, memory: int | None = None) -> T:
     """`read()`, refused when it takes more than `seconds` of CPU (default: max_read_seconds()) or
     more than `memory` bytes above what the process held (default: max_read_memory()); `what`
-    names the format in the refusal. The watch raises at most once: wherever that falls once it
-    is set, it is caught, and the previous handler is put back."""
+    names the format in the refusal. The ticks are 0.1 s of CPU apart: the one that raises is
+    caught, and the watch is taken down (timer stopped, disarmed, previous handler back) before
+    the next could come, again if one lands in the taking down."""
     # past a day a limit is none in practice (and setitimer overflows far below MAX_SETTING)
     seconds = min(max_read_seconds() if seconds is None else seconds, 86_400)
     memory = max_read_memory() if memory is None else memory
@@ -130,27 +131,32 @@ def within_cpu_limit(what: str, read: Callable[[], T], seconds: int | None = Non
     signal.signal(signal.SIGPROF, watch)
     try:
         signal.setitimer(signal.ITIMER_PROF, _EVERY, _EVERY)
+        # what a library prints is no output of crparse's: docutils' system_message prints its
+        # children to stdout when an exception (the watch's) meets it in its bare `except:`
+        with contextlib.redirect_stdout(_NOWHERE):
+            return read()
+    except _Expired:
+        pass
+    finally:
+        _unwatch(watch, previous)
+    if watch.fired == "memory":
+        raise RefusedInput(
+            f"reading this {what} took more than {describe(memory)} of memory, the limit (CRPARSE_MAX_READ_MEMORY): "
+            "its markup costs more than crparse's counts of it said (please report it); raise the limit if the file "
+            "is genuine")
+    raise RefusedInput(
+        f"reading this {what} took more than {seconds} s of CPU, the limit (CRPARSE_MAX_READ_SECONDS): its markup "
+        "costs more than crparse's counts of it said (please report it); raise the limit if the file is genuine")
+
+
+def _unwatch(watch: _Watch, previous) -> None:
+    """The timer stopped, the watch disarmed and the handler it displaced put back; done again if
+    a tick already delivered raises in the middle of it."""
+    while True:
         try:
-            # what a library prints is no output of crparse's: docutils' system_message prints its
-            # children to stdout when an exception (the watch's) meets it in its bare `except:`
-            with contextlib.redirect_stdout(_NOWHERE):
-                return read()
-        finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             watch.armed = False
-    except _Expired:
-        watch.armed = False
-        if watch.fired == "memory":
-            raise RefusedInput(
-                f"reading this {what} took more than {describe(memory)} of memory, the limit "
-                "(CRPARSE_MAX_READ_MEMORY): its markup costs more than crparse's counts of it said (please report "
-                "it); raise the limit if the file is genuine") from None
-        raise RefusedInput(
-            f"reading this {what} took more than {seconds} s of CPU, the limit (CRPARSE_MAX_READ_SECONDS): its "
-            "markup costs more than crparse's counts of it said (please report it); raise the limit if the file "
-            "is genuine") from None
-    finally:
-        try:
             signal.signal(signal.SIGPROF, signal.SIG_IGN if previous is None else previous)
-        except _Expired:  # delivered after the read, before the handler was put back
-            signal.signal(signal.SIGPROF, signal.SIG_IGN if previous is None else previous)
+            return
+        except _Expired:
+            continue
