@@ -558,7 +558,6 @@ _EXPLICIT = re.compile(r"(?:\.\.|__)(?:\s|$)|:[^:\s][^:]{0,40}:(?:\s|$)|(?:--?|/
 _SIMPLE_TABLE_BORDER = re.compile(r"=+(?:\s+=+)+")
 _SPACE_RUN = re.compile(" {64,}")  # in a line's text, whose tabs are expanded as docutils does
 _LONG_WORD = re.compile(r"\S{64,}")
-
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+")  # a title's under- or overline, a transition: no inline text
 # A custom role's definition, and its name and the role it is based on: `.. role:: name(base)`,
 # the names on the directive's line or on the next
@@ -1211,10 +1210,10 @@ def _check_substitutions(text: str) -> None:
     it, N * N / 2 for a chain of N, used or not (1,750 definitions, 54 KB: 9 s and 860 MB: sweep
     45); each is counted where it stands, and each use outside them."""
     uses: dict[str, list[str]] = {}
-    definitions: list[tuple[int, int]] = []
+    definitions: list[tuple[int, int, str]] = []
     for m in _REPLACE.finditer(text):
         uses.setdefault(_name(m["name"]), [_name(u["name"]) for u in _USE.finditer(m["text"])])
-        definitions.append(m.span())
+        definitions.append((*m.span(), _name(m["name"])))
     if not any(uses.values()):
         return  # no substitution uses another: each use is one node
     limit = L.MAX_RST_SUBSTITUTIONS
@@ -1228,16 +1227,16 @@ def _check_substitutions(text: str) -> None:
                 "(docutils' time for them grows with their square)", line=text.count("\n", 0, at) + 1)
 
 
-def _counted_uses(text: str, definitions: list[tuple[int, int]], uses: dict[str, list[str]]):
-    """(offset, name) of what docutils expands: each definition that uses others (once, where it
-    stands), and each use outside a definition (one inside is counted with its definition)."""
+def _counted_uses(text: str, definitions: list[tuple[int, int, str]], uses: dict[str, list[str]]):
+    """(offset, name) of what docutils expands: each definition (start, end, name) that uses
+    others (once, where it stands), and each use outside a definition (one inside is counted with
+    its definition)."""
     expanded, inside = set(), 0
     for m in _USE.finditer(text):
         while inside < len(definitions) and definitions[inside][1] <= m.start():
             inside += 1
         if inside < len(definitions) and definitions[inside][0] <= m.start():
-            start = definitions[inside][0]
-            name = _name(text[start:definitions[inside][1]].split("|", 2)[1])
+            start, _, name = definitions[inside]
             if start not in expanded and uses.get(name):
                 expanded.add(start)
                 yield start, name
@@ -1257,7 +1256,7 @@ def _check_substitution_nodes(text: str) -> None:
     weight: dict[str, int] = {}
     length: dict[str, int] = {}
     uses: dict[str, list[str]] = {}
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, str]] = []
     for m in _DEFINITION.finditer(text):
         name = _name(m["name"])
         # its words, and its inline markup characters: "*a*-*a*-..." is one word of many emphases
@@ -1265,7 +1264,7 @@ def _check_substitution_nodes(text: str) -> None:
         length.setdefault(name, len(m["text"]))
         uses.setdefault(name, [_name(u["name"]) for u in _USE.finditer(m["text"])]
                         if m["directive"].lower() == "replace" else [])
-        spans.append(m.span())
+        spans.append((*m.span(), name))
     if not weight:
         return
     limit = L.MAX_RST_SUBSTITUTION_NODES
