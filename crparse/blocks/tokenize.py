@@ -55,6 +55,11 @@ class Tokens(NamedTuple):
 _CAPITAL_LETTER = re.compile(r"(?![AI] [a-z])[A-Z](?![A-Za-z])")
 
 
+def _leading_zero(rule_part: str) -> bool:
+    """Whether a rule part is printed with a leading zero ("01")."""
+    return len(rule_part) > 1 and rule_part.startswith("0")
+
+
 class _Group(NamedTuple):
     start: int  # 0-based index of the first line
     end: int  # 0-based index of the last line
@@ -257,7 +262,7 @@ class _Tokenizer:
                 if match is not None:
                     number, letter, dot, sep, rest = match.group("number", "letter", "dot", "sep", "rest")
                     usual = (not dot) if letter else (dot and sep)  # "100.1a Text", "100.1. Text"
-                    if usual and (match["rule"][0] != "0" or len(match["rule"]) == 1):  # "100.01.": rule() says it
+                    if usual and not _leading_zero(match["rule"]):  # "100.01.": rule() says it
                         n = numbers[i] if numbers is not None else i + 1
                         rest = rest.strip()
                         if letter:
@@ -326,7 +331,7 @@ class _Tokenizer:
             self.not_a_rule_number(group, number + rest[0])
             self.emit("PARA", group, self.joined(group.lines))
             return
-        if len(match["rule"]) > 1 and match["rule"].startswith("0"):  # "100.01.": no number the CR prints (sweep 40)
+        if _leading_zero(match["rule"]):  # "100.01.": no number the CR prints (sweep 40)
             self.diagnostics.append(Diagnostic(self.lineno(group.start), "warning", "number-format",
                                                f"{number} printed with a leading zero in its rule part"))
         usual = (dot and sep) if kind == "RULE" else not dot  # "100.1. Text", "100.1a Text"
